@@ -1,0 +1,182 @@
+//! Negation, binary Boolean operations and if-then-else.
+//!
+//! Every recursive function follows one skeleton: terminal cases, normalised
+//! operands, cache lookup, cofactors at the top level, recursion, `mk`, cache
+//! insert. Results are reduced and ordered because they are built with `mk`.
+
+use super::cache::Op;
+use super::manager::{Manager, Step};
+use super::node::Bdd;
+use crate::error::Result;
+
+impl Manager {
+    /// `¬f`.
+    pub fn not(&mut self, f: Bdd) -> Result<Bdd> {
+        let r = self.not_rec(f.0);
+        self.lift(r)
+    }
+
+    /// `f ∧ g`.
+    pub fn and(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.apply(Op::And, f, g)
+    }
+
+    /// `f ∨ g`.
+    pub fn or(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.apply(Op::Or, f, g)
+    }
+
+    /// `f ⊕ g`.
+    pub fn xor(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.apply(Op::Xor, f, g)
+    }
+
+    /// `f ∧ ¬g`.
+    pub fn diff(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.apply(Op::Diff, f, g)
+    }
+
+    /// `f → g`.
+    pub fn imp(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.apply(Op::Imp, f, g)
+    }
+
+    /// `f ↔ g`.
+    pub fn iff(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
+        let x = self.xor(f, g)?;
+        self.not(x)
+    }
+
+    /// `if f then g else h`.
+    pub fn ite(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<Bdd> {
+        let r = self.ite_rec(f.0, g.0, h.0);
+        self.lift(r)
+    }
+
+    /// Conjunction of many BDDs (true for none).
+    pub fn and_all(&mut self, fs: &[Bdd]) -> Result<Bdd> {
+        fs.iter().try_fold(Bdd::TRUE, |acc, &f| self.and(acc, f))
+    }
+
+    /// Disjunction of many BDDs (false for none).
+    pub fn or_all(&mut self, fs: &[Bdd]) -> Result<Bdd> {
+        fs.iter().try_fold(Bdd::FALSE, |acc, &f| self.or(acc, f))
+    }
+
+    fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
+        let r = self.apply_rec(op, f.0, g.0);
+        self.lift(r)
+    }
+
+    pub(crate) fn not_rec(&mut self, f: u32) -> Step {
+        if f <= 1 {
+            return Ok(1 - f);
+        }
+        if let Some(r) = self.cached(Op::Not, f, 0, 0) {
+            return Ok(r);
+        }
+        let n = self.node(f);
+        let low = self.not_rec(n.low)?;
+        let high = self.not_rec(n.high)?;
+        let r = self.mk(n.level, low, high)?;
+        self.cache.put(Op::Not, f, 0, 0, r);
+        Ok(r)
+    }
+
+    /// The result of `op(f, g)` when it follows without recursion.
+    #[inline(always)]
+    fn apply_terminal(&mut self, op: Op, f: u32, g: u32) -> Option<Step> {
+        const F: u32 = 0;
+        const T: u32 = 1;
+        let r = match op {
+            Op::And => match (f, g) {
+                (F, _) | (_, F) => F,
+                (T, x) | (x, T) => x,
+                _ if f == g => f,
+                _ => return None,
+            },
+            Op::Or => match (f, g) {
+                (T, _) | (_, T) => T,
+                (F, x) | (x, F) => x,
+                _ if f == g => f,
+                _ => return None,
+            },
+            Op::Xor => match (f, g) {
+                _ if f == g => F,
+                (F, x) | (x, F) => x,
+                (T, x) | (x, T) => return Some(self.not_rec(x)),
+                _ => return None,
+            },
+            Op::Diff => match (f, g) {
+                (F, _) | (_, T) => F,
+                (x, F) => x,
+                _ if f == g => F,
+                (T, x) => return Some(self.not_rec(x)),
+                _ => return None,
+            },
+            Op::Imp => match (f, g) {
+                (F, _) | (_, T) => T,
+                (T, x) => x,
+                _ if f == g => T,
+                (x, F) => return Some(self.not_rec(x)),
+                _ => return None,
+            },
+            _ => unreachable!("apply_rec called with {op:?}"),
+        };
+        Some(Ok(r))
+    }
+
+    pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
+        if let Some(r) = self.apply_terminal(op, f, g) {
+            return r;
+        }
+        let (f, g) = match op {
+            Op::And | Op::Or | Op::Xor if f > g => (g, f),
+            _ => (f, g),
+        };
+        if let Some(r) = self.cached(op, f, g, 0) {
+            return Ok(r);
+        }
+        let level = self.level(f).min(self.level(g));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let low = self.apply_rec(op, f0, g0)?;
+        let high = self.apply_rec(op, f1, g1)?;
+        let r = self.mk(level, low, high)?;
+        self.cache.put(op, f, g, 0, r);
+        Ok(r)
+    }
+
+    pub(crate) fn ite_rec(&mut self, f: u32, g: u32, h: u32) -> Step {
+        // Terminal cases and reduction to binary operations.
+        match (f, g, h) {
+            (1, _, _) => return Ok(g),
+            (0, _, _) => return Ok(h),
+            _ if g == h => return Ok(g),
+            _ => {}
+        }
+        let g = if g == f { 1 } else { g };
+        let h = if h == f { 0 } else { h };
+        match (g, h) {
+            (1, 0) => return Ok(f),
+            (0, 1) => return self.not_rec(f),
+            (1, _) => return self.apply_rec(Op::Or, f, h),
+            (_, 0) => return self.apply_rec(Op::And, f, g),
+            (0, _) => return self.apply_rec(Op::Diff, h, f),
+            (_, 1) => return self.apply_rec(Op::Imp, f, g),
+            _ => {}
+        }
+        if let Some(r) = self.cached(Op::Ite, f, g, h) {
+            return Ok(r);
+        }
+        let level = self.level(f).min(self.level(g)).min(self.level(h));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let (h0, h1) = self.cofactors(h, level);
+        let low = self.ite_rec(f0, g0, h0)?;
+        let high = self.ite_rec(f1, g1, h1)?;
+        let r = self.mk(level, low, high)?;
+        self.cache.put(Op::Ite, f, g, h, r);
+        Ok(r)
+    }
+}

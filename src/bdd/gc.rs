@@ -1,0 +1,56 @@
+//! Garbage collection at explicit safe points.
+//!
+//! `gc` takes `&mut self`, so no operation can be running while it collects:
+//! the borrow checker enforces the safe-point rule. Marking starts from the
+//! pinned BDDs and the roots given; every unmarked internal node is freed, and
+//! the computed cache keeps exactly the entries whose nodes all survived.
+//! Node indices of survivors do not change.
+
+use std::time::Instant;
+
+use super::manager::Manager;
+use super::node::Bdd;
+use super::stats::GcReport;
+
+impl Manager {
+    /// Collect every node not reachable from a pinned BDD or from `roots`.
+    pub fn gc(&mut self, roots: &[Bdd]) -> GcReport {
+        let start = Instant::now();
+        let live_before = self.live_nodes() as u64;
+        let slots = self.table.slots();
+        let mut marked = vec![0u64; slots.div_ceil(64)];
+        marked[0] |= 0b11;
+        let mut stack: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
+        while let Some(f) = stack.pop() {
+            let (word, bit) = (f as usize / 64, 1u64 << (f % 64));
+            if marked[word] & bit == 0 {
+                marked[word] |= bit;
+                let n = self.node(f);
+                stack.push(n.low);
+                stack.push(n.high);
+            }
+        }
+        let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
+        let freed = self.table.sweep(is_marked) as u64;
+        let cache_kept = self.cache.retain_live(|i| is_marked(i as usize)) as u64;
+        let live_after = self.live_nodes() as u64;
+        let time = start.elapsed();
+        self.stats.gc_runs += 1;
+        self.stats.gc_freed += freed;
+        self.stats.gc_time += time;
+        self.gc_next = self.config.gc_min_live.max((live_after as f64 * self.config.gc_growth) as usize);
+        GcReport { live_before, live_after, freed, cache_kept, time }
+    }
+
+    /// Collect if the live node count has reached the policy's threshold
+    /// (`Config::gc_min_live`, then `gc_growth` times the count after the
+    /// previous collection). Returns the report when it collected.
+    pub fn maybe_gc(&mut self, roots: &[Bdd]) -> Option<GcReport> {
+        (self.live_nodes() >= self.gc_next).then(|| self.gc(roots))
+    }
+
+    /// Live-node count at which `maybe_gc` will next collect.
+    pub fn gc_threshold(&self) -> usize {
+        self.gc_next
+    }
+}

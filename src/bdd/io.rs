@@ -1,0 +1,247 @@
+//! Saving and loading sets of BDDs.
+//!
+//! File layout (little-endian):
+//! ```text
+//! magic     8 bytes  "C4BDDSET"
+//! version   u32      FORMAT_VERSION
+//! vars      u32      number of variables
+//! order     vars × u32, the variable at each level
+//! nodes     u64      number of internal nodes
+//! roots     u32      number of roots
+//! node      nodes × (var u32, low u32, high u32), children first; index 0 and
+//!           1 are the terminals, the k-th node written has index k + 2
+//! root      roots × u32
+//! crc32     u32      of every byte before it
+//! ```
+//! Loading checks the header against the manager, every node's children and
+//! order, the exact length and the checksum, and reports the first problem;
+//! it never returns a BDD from a file that fails any check.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::Path;
+
+use rustc_hash::FxHashMap;
+
+use super::manager::Manager;
+use super::node::{Bdd, Level, Var};
+use crate::error::{Error, Result};
+
+/// The magic bytes at the start of every BDD file.
+pub const MAGIC: &[u8; 8] = b"C4BDDSET";
+/// The current format version.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A reader or writer that checksums every byte it passes on.
+struct Crc<T> {
+    inner: T,
+    hasher: crc32fast::Hasher,
+}
+
+impl<W: Write> Write for Crc<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Crc<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Why a stream could not be read as a BDD file.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The underlying reader failed.
+    Io(std::io::Error),
+    /// The bytes are not a valid file for this manager.
+    Bad(String),
+    /// The manager reached its node limit while rebuilding the BDDs.
+    Limit(Error),
+}
+
+impl From<std::io::Error> for LoadError {
+    fn from(e: std::io::Error) -> LoadError {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            LoadError::Bad("truncated file".into())
+        } else {
+            LoadError::Io(e)
+        }
+    }
+}
+
+fn read_u32(r: &mut impl Read) -> std::io::Result<u32> {
+    let mut b = [0u8; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
+    let mut b = [0u8; 8];
+    r.read_exact(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+impl Manager {
+    /// Write `roots` (and every node below them) to a stream.
+    pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<()> {
+        let order = self.postorder(roots);
+        let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
+        w.write_all(MAGIC)?;
+        w.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        w.write_all(&(self.var_count() as u32).to_le_bytes())?;
+        for level in 0..self.var_count() {
+            w.write_all(&self.var_at(Level(level as u32)).0.to_le_bytes())?;
+        }
+        w.write_all(&(order.len() as u64).to_le_bytes())?;
+        w.write_all(&(roots.len() as u32).to_le_bytes())?;
+        let mut local: FxHashMap<u32, u32> = FxHashMap::default();
+        local.insert(0, 0);
+        local.insert(1, 1);
+        let mut buf = [0u8; 12];
+        for (k, &f) in order.iter().enumerate() {
+            let n = self.node(f);
+            buf[0..4].copy_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
+            buf[4..8].copy_from_slice(&local[&n.low].to_le_bytes());
+            buf[8..12].copy_from_slice(&local[&n.high].to_le_bytes());
+            w.write_all(&buf)?;
+            local.insert(f, k as u32 + 2);
+        }
+        for r in roots {
+            w.write_all(&local[&r.0].to_le_bytes())?;
+        }
+        let crc = w.hasher.finalize();
+        let mut out = w.inner;
+        out.write_all(&crc.to_le_bytes())?;
+        out.flush()
+    }
+
+    /// Internal nodes reachable from `roots`, children before parents.
+    fn postorder(&self, roots: &[Bdd]) -> Vec<u32> {
+        let mut done: rustc_hash::FxHashSet<u32> = Default::default();
+        let mut order = Vec::new();
+        let mut stack: Vec<(u32, bool)> = roots.iter().rev().map(|r| (r.0, false)).collect();
+        while let Some((f, expanded)) = stack.pop() {
+            if f <= 1 || (!expanded && done.contains(&f)) {
+                continue;
+            }
+            if expanded {
+                if done.insert(f) {
+                    order.push(f);
+                }
+                continue;
+            }
+            let n = self.node(f);
+            stack.push((f, true));
+            stack.push((n.high, false));
+            stack.push((n.low, false));
+        }
+        order
+    }
+
+    /// Read BDDs written by [`Manager::save_to`] into this manager. The
+    /// manager must have the same number of variables and the same order.
+    pub fn load_from(&mut self, input: impl Read) -> std::result::Result<Vec<Bdd>, LoadError> {
+        let mut r = Crc { inner: input, hasher: crc32fast::Hasher::new() };
+        let bad = |s: String| Err(LoadError::Bad(s));
+        let mut magic = [0u8; 8];
+        r.read_exact(&mut magic)?;
+        if &magic != MAGIC {
+            return bad("not a c4bdd BDD file (bad magic bytes)".into());
+        }
+        let version = read_u32(&mut r)?;
+        if version != FORMAT_VERSION {
+            return bad(format!("format version {version}, this build reads version {FORMAT_VERSION}"));
+        }
+        let vars = read_u32(&mut r)? as usize;
+        if vars != self.var_count() {
+            return bad(format!("file has {vars} variables, the manager has {}", self.var_count()));
+        }
+        for level in 0..vars {
+            let v = read_u32(&mut r)?;
+            if v != self.var_at(Level(level as u32)).0 {
+                return bad(format!("variable order differs at level {level} (file has variable {v})"));
+            }
+        }
+        let count = read_u64(&mut r)?;
+        if count >= u32::MAX as u64 - 2 {
+            return bad(format!("node count {count} is out of range"));
+        }
+        let root_count = read_u32(&mut r)?;
+        // Local index -> (manager node, level); the terminals first.
+        let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
+        map.reserve(count.min(1 << 24) as usize);
+        let mut buf = [0u8; 12];
+        for k in 0..count {
+            r.read_exact(&mut buf)?;
+            let word = |i: usize| u32::from_le_bytes(buf[i..i + 4].try_into().unwrap());
+            let (var, low, high) = (word(0), word(4), word(8));
+            let here = k + 2;
+            if var as usize >= vars || low as u64 >= here || high as u64 >= here || low == high {
+                return bad(format!("node {here} is malformed (var {var}, low {low}, high {high})"));
+            }
+            let level = self.level_of(Var(var)).0;
+            let ((lo, lo_level), (hi, hi_level)) = (map[low as usize], map[high as usize]);
+            if level >= lo_level || level >= hi_level {
+                return bad(format!("node {here} breaks the variable order"));
+            }
+            let id = self.mk(level, lo, hi).map_err(|_| LoadError::Limit(self.limit_error()))?;
+            map.push((id, level));
+        }
+        let mut roots = Vec::with_capacity(root_count.min(1 << 20) as usize);
+        for i in 0..root_count {
+            let idx = read_u32(&mut r)? as usize;
+            let Some(&(id, _)) = map.get(idx) else {
+                return bad(format!("root {i} refers to node {idx} of {}", map.len()));
+            };
+            roots.push(Bdd(id));
+        }
+        let expected = r.hasher.clone().finalize();
+        let stored = read_u32(&mut r.inner)?;
+        if stored != expected {
+            return bad(format!("checksum mismatch (stored {stored:08x}, computed {expected:08x})"));
+        }
+        let mut extra = [0u8; 1];
+        if r.inner.read(&mut extra)? != 0 {
+            return bad("trailing bytes after the checksum".into());
+        }
+        Ok(roots)
+    }
+
+    /// Save `roots` to `path` atomically: write a temporary file beside it,
+    /// flush it to disk, then rename it over `path`.
+    pub fn save(&self, roots: &[Bdd], path: &Path) -> Result<()> {
+        let io_err = |source| Error::Io { path: path.to_path_buf(), source };
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = std::path::PathBuf::from(tmp);
+        let file = File::create(&tmp).map_err(io_err)?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        let written = self.save_to(roots, &mut w).and_then(|_| w.flush());
+        let synced = written.and_then(|_| w.get_ref().sync_all());
+        if let Err(e) = synced.and_then(|_| std::fs::rename(&tmp, path)) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io_err(e));
+        }
+        Ok(())
+    }
+
+    /// Load BDDs saved by [`Manager::save`]; errors name the file.
+    pub fn load(&mut self, path: &Path) -> Result<Vec<Bdd>> {
+        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        match self.load_from(BufReader::with_capacity(1 << 20, file)) {
+            Ok(roots) => Ok(roots),
+            Err(LoadError::Io(source)) => Err(Error::Io { path: path.to_path_buf(), source }),
+            Err(LoadError::Bad(reason)) => Err(Error::BadFile { path: path.to_path_buf(), reason }),
+            Err(LoadError::Limit(e)) => Err(e),
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! The manager: owns every node, the unique table, the computed cache, the
+//! variable order, registered variable sets and renamings, pins and statistics.
+//!
+//! Invariants (checked by [`Manager::check`]):
+//! - every BDD is reduced and ordered: an internal node's level is smaller than
+//!   its children's levels (terminals have the largest level), and its two
+//!   children differ;
+//! - `var_level` and `level_var` are inverse permutations of `0..var_count`;
+//! - the order can only change while no internal node, variable set or
+//!   renaming exists, so node levels never go stale.
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::cache::Cache;
+use super::node::{Bdd, Level, Node, Var, MAX_VARS};
+use super::stats::Stats;
+use super::unique::{Full, NodeTable};
+use crate::error::{Error, Result};
+
+/// Sizes and limits of a manager. Every field is a run-time choice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Config {
+    /// Node slots reserved at the start; the arena doubles from there on demand.
+    pub initial_nodes: usize,
+    /// Most node slots (terminals included); reaching it is `Error::NodeLimit`.
+    pub max_nodes: usize,
+    /// Node slots per computed-cache entry: the cache grows with the arena so
+    /// that `entries >= slots / cache_ratio`.
+    pub cache_ratio: usize,
+    /// Upper bound on computed-cache entries.
+    pub max_cache_entries: usize,
+    /// [`Manager::maybe_gc`] collects once this many internal nodes are alive...
+    pub gc_min_live: usize,
+    /// ...or, after a collection, once the live count has grown by this factor.
+    pub gc_growth: f64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            initial_nodes: 1 << 14,
+            max_nodes: u32::MAX as usize - 1,
+            cache_ratio: 1,
+            max_cache_entries: 1 << 26,
+            gc_min_live: 1 << 20,
+            gc_growth: 2.0,
+        }
+    }
+}
+
+/// A registered set of variables, used by quantification and counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarSet(pub(crate) u32);
+
+/// A registered variable substitution `x -> y`, used by [`Manager::rename`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Renaming(pub(crate) u32);
+
+pub(crate) struct VarSetData {
+    /// `member[level]`: whether the variable at that level is in the set.
+    pub member: Vec<bool>,
+    /// Levels of the members, ascending.
+    pub levels: Vec<u32>,
+}
+
+pub(crate) struct RenamingData {
+    /// `target[level]`: the level the variable at `level` is replaced by.
+    pub target: Vec<u32>,
+    /// The deepest level that is replaced; nodes below it are unchanged.
+    pub last: u32,
+}
+
+/// The BDD manager. See the module documentation for its invariants.
+pub struct Manager {
+    pub(crate) table: NodeTable,
+    pub(crate) cache: Cache,
+    pub(crate) config: Config,
+    var_level: Vec<u32>,
+    level_var: Vec<u32>,
+    pub(crate) var_sets: Vec<VarSetData>,
+    var_set_ids: FxHashMap<Vec<u32>, u32>,
+    pub(crate) renamings: Vec<RenamingData>,
+    pub(crate) pins: FxHashMap<u32, u32>,
+    pub(crate) stats: Stats,
+    pub(crate) gc_next: usize,
+    cache_grow_at: usize,
+}
+
+/// Internal result of recursive operations: the error is a zero-sized marker
+/// so the hot path returns a register-sized value.
+pub(crate) type Step = std::result::Result<u32, Full>;
+
+impl Manager {
+    /// An empty manager with no variables.
+    pub fn new(config: Config) -> Manager {
+        let table = NodeTable::new(config.initial_nodes, config.max_nodes);
+        let cache_len = (config.initial_nodes / config.cache_ratio.max(1)).min(config.max_cache_entries);
+        let cache = Cache::new(cache_len);
+        let cache_grow_at = cache.len().saturating_mul(config.cache_ratio.max(1));
+        let gc_next = config.gc_min_live;
+        Manager {
+            table,
+            cache,
+            config,
+            var_level: Vec::new(),
+            level_var: Vec::new(),
+            var_sets: Vec::new(),
+            var_set_ids: FxHashMap::default(),
+            renamings: Vec::new(),
+            pins: FxHashMap::default(),
+            stats: Stats::default(),
+            gc_next,
+            cache_grow_at,
+        }
+    }
+
+    /// The configuration this manager was created with (limits may have changed since).
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Add `count` variables at the bottom of the order; returns them in order.
+    pub fn add_vars(&mut self, count: usize) -> Result<Vec<Var>> {
+        let start = self.var_level.len();
+        if start + count > MAX_VARS {
+            return Err(Error::TooManyVars { requested: start + count, max: MAX_VARS });
+        }
+        let vars = (start..start + count).map(|i| Var(i as u32)).collect();
+        self.var_level.extend((start..start + count).map(|i| i as u32));
+        self.level_var.extend((start..start + count).map(|i| i as u32));
+        Ok(vars)
+    }
+
+    /// Number of variables.
+    pub fn var_count(&self) -> usize {
+        self.var_level.len()
+    }
+
+    /// Set the variable order: `order[l]` is the variable placed at level `l`.
+    /// Allowed only before any internal node, variable set or renaming exists.
+    pub fn set_order(&mut self, order: &[Var]) -> Result<()> {
+        let n = self.var_count();
+        if order.len() != n {
+            let reason = format!("{} variables given, the manager has {n}", order.len());
+            return Err(Error::InvalidOrder { reason });
+        }
+        let mut seen = vec![false; n];
+        for &Var(v) in order {
+            let slot = seen.get_mut(v as usize).ok_or(Error::UnknownVar { var: v, count: n as u32 })?;
+            if std::mem::replace(slot, true) {
+                return Err(Error::InvalidOrder { reason: format!("variable {v} appears twice") });
+            }
+        }
+        if self.table.live() > 2 || !self.var_sets.is_empty() || !self.renamings.is_empty() {
+            let reason = "the order can only be set before any BDD, variable set or renaming is built".to_string();
+            return Err(Error::InvalidOrder { reason });
+        }
+        for (level, &Var(v)) in order.iter().enumerate() {
+            self.level_var[level] = v;
+            self.var_level[v as usize] = level as u32;
+        }
+        Ok(())
+    }
+
+    /// The level of a variable.
+    pub fn level_of(&self, var: Var) -> Level {
+        Level(self.var_level[var.0 as usize])
+    }
+
+    /// The variable at a level.
+    pub fn var_at(&self, level: Level) -> Var {
+        Var(self.level_var[level.0 as usize])
+    }
+
+    fn check_var(&self, var: Var) -> Result<u32> {
+        self.var_level
+            .get(var.0 as usize)
+            .copied()
+            .ok_or(Error::UnknownVar { var: var.0, count: self.var_count() as u32 })
+    }
+
+    /// The function `var == value`.
+    pub fn literal(&mut self, var: Var, value: bool) -> Result<Bdd> {
+        let level = self.check_var(var)?;
+        let (low, high) = if value { (0, 1) } else { (1, 0) };
+        let r = self.mk(level, low, high);
+        self.lift(r)
+    }
+
+    /// The conjunction of literals `var == value` (a cube).
+    pub fn cube(&mut self, literals: &[(Var, bool)]) -> Result<Bdd> {
+        let mut lits = Vec::with_capacity(literals.len());
+        for &(var, value) in literals {
+            lits.push((self.check_var(var)?, value));
+        }
+        lits.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut f = 1;
+        for (i, &(level, value)) in lits.iter().enumerate() {
+            if i > 0 && lits[i - 1].0 == level {
+                if lits[i - 1].1 != value {
+                    return Ok(Bdd::FALSE);
+                }
+                continue;
+            }
+            let node = if value { self.mk(level, 0, f) } else { self.mk(level, f, 0) };
+            f = self.lift_raw(node)?;
+        }
+        Ok(Bdd(f))
+    }
+
+    /// Register (or look up) the set of the given variables.
+    pub fn var_set(&mut self, vars: &[Var]) -> Result<VarSet> {
+        let mut levels = Vec::with_capacity(vars.len());
+        for &v in vars {
+            levels.push(self.check_var(v)?);
+        }
+        levels.sort_unstable();
+        levels.dedup();
+        if let Some(&id) = self.var_set_ids.get(&levels) {
+            return Ok(VarSet(id));
+        }
+        let mut member = vec![false; self.var_count()];
+        for &l in &levels {
+            member[l as usize] = true;
+        }
+        let id = self.var_sets.len() as u32;
+        self.var_set_ids.insert(levels.clone(), id);
+        self.var_sets.push(VarSetData { member, levels });
+        Ok(VarSet(id))
+    }
+
+    /// The variables of a registered set, in level order.
+    pub fn var_set_vars(&self, set: VarSet) -> Vec<Var> {
+        self.var_sets[set.0 as usize].levels.iter().map(|&l| Var(self.level_var[l as usize])).collect()
+    }
+
+    /// Register a substitution of variables by variables, `(from, to)` pairs.
+    /// Any map is allowed (it need not be injective or preserve the order).
+    pub fn renaming(&mut self, pairs: &[(Var, Var)]) -> Result<Renaming> {
+        let mut target: Vec<u32> = (0..self.var_count() as u32).collect();
+        let mut last = 0;
+        for &(from, to) in pairs {
+            let (lf, lt) = (self.check_var(from)?, self.check_var(to)?);
+            target[lf as usize] = lt;
+            if lf != lt {
+                last = last.max(lf);
+            }
+        }
+        self.renamings.push(RenamingData { target, last });
+        Ok(Renaming(self.renamings.len() as u32 - 1))
+    }
+
+    /// Protect `f` from garbage collection until a matching [`Manager::unpin`].
+    pub fn pin(&mut self, f: Bdd) {
+        if !f.is_const() {
+            *self.pins.entry(f.0).or_insert(0) += 1;
+        }
+    }
+
+    /// Undo one [`Manager::pin`] of `f`.
+    ///
+    /// # Panics
+    /// If `f` is not pinned.
+    pub fn unpin(&mut self, f: Bdd) {
+        if f.is_const() {
+            return;
+        }
+        let count = self.pins.get_mut(&f.0).expect("unpin of a BDD that is not pinned");
+        *count -= 1;
+        if *count == 0 {
+            self.pins.remove(&f.0);
+        }
+    }
+
+    /// Internal nodes alive now (allocated and not freed by a GC).
+    pub fn live_nodes(&self) -> usize {
+        self.table.live() - 2
+    }
+
+    /// Change the node limit (never below the slots already in use).
+    pub fn set_max_nodes(&mut self, max_nodes: usize) {
+        self.table.set_max_nodes(max_nodes);
+        self.config.max_nodes = self.table.max_nodes();
+    }
+
+    /// A snapshot of the statistics.
+    pub fn stats(&self) -> Stats {
+        let mut s = self.stats;
+        s.live = self.live_nodes() as u64;
+        s.slots = self.table.slots() as u64;
+        s.max_nodes = self.table.max_nodes() as u64;
+        s.cache_entries = self.cache.len() as u64;
+        s.table_bytes = (self.table.bytes() + self.cache.bytes()) as u64;
+        s
+    }
+
+    // ----- internal helpers shared by the operations -----
+
+    /// The node behind an index.
+    #[inline(always)]
+    pub(crate) fn node(&self, f: u32) -> Node {
+        self.table.nodes[f as usize]
+    }
+
+    /// The level of a node (terminals: `TERMINAL_LEVEL`).
+    #[inline(always)]
+    pub(crate) fn level(&self, f: u32) -> u32 {
+        self.table.nodes[f as usize].level
+    }
+
+    /// The cofactors of `f` with respect to the variable at `level`, where
+    /// `level <= level(f)`.
+    #[inline(always)]
+    pub(crate) fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
+        let n = self.node(f);
+        if n.level == level {
+            (n.low, n.high)
+        } else {
+            (f, f)
+        }
+    }
+
+    /// The reduced node `(level, low, high)`: `low` when both children agree,
+    /// else the unique node, created if needed.
+    #[inline]
+    pub(crate) fn mk(&mut self, level: u32, low: u32, high: u32) -> Step {
+        if low == high {
+            return Ok(low);
+        }
+        let before = self.table.slots() - self.table.free_count();
+        let id = self.table.find_or_insert(level, low, high)?;
+        let live = self.table.live();
+        if live > before {
+            self.stats.nodes_created += 1;
+            let internal = (live - 2) as u64;
+            if internal > self.stats.peak_live {
+                self.stats.peak_live = internal;
+            }
+            if self.table.slots() > self.cache_grow_at {
+                self.grow_cache();
+            }
+        }
+        Ok(id)
+    }
+
+    #[cold]
+    fn grow_cache(&mut self) {
+        let target = (self.cache.len() * 2).min(self.config.max_cache_entries.next_power_of_two());
+        self.cache.resize(target);
+        self.cache_grow_at = if target >= self.config.max_cache_entries {
+            usize::MAX
+        } else {
+            self.cache.len().saturating_mul(self.config.cache_ratio.max(1))
+        };
+    }
+
+    /// Count one recursive step of `op` and look it up in the cache.
+    #[inline(always)]
+    pub(crate) fn cached(&mut self, op: super::cache::Op, a: u32, b: u32, c: u32) -> Option<u32> {
+        self.stats.steps[op.index()] += 1;
+        let hit = self.cache.get(op, a, b, c);
+        if hit.is_some() {
+            self.stats.cache_hits[op.index()] += 1;
+        }
+        hit
+    }
+
+    /// The error value for a step that hit the node limit.
+    pub(crate) fn limit_error(&self) -> Error {
+        Error::NodeLimit { capacity: self.table.max_nodes() as u64, live: self.live_nodes() as u64 }
+    }
+
+    /// Turn an internal step result into a public one.
+    #[inline]
+    pub(crate) fn lift(&self, r: Step) -> Result<Bdd> {
+        r.map(Bdd).map_err(|_| self.limit_error())
+    }
+
+    #[inline]
+    fn lift_raw(&self, r: Step) -> Result<u32> {
+        r.map_err(|_| self.limit_error())
+    }
+}

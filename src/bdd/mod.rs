@@ -1,0 +1,34 @@
+//! The BDD core: reduced ordered binary decision diagrams in one manager.
+//!
+//! Invariants every module keeps:
+//! - **Reduced and ordered.** Nodes are only made by `Manager::mk`, which
+//!   applies the reduction rule and the unique table, so equal functions have
+//!   equal handles and a node's level is smaller than its children's.
+//! - **Terminals 0 and 1.** Index 0 is false, index 1 is true; no complement
+//!   edges, so a BDD's node count is its plain ROBDD size.
+//! - **Handles valid until a GC.** A [`Bdd`] stays valid while it is pinned or
+//!   passed as a root to [`Manager::gc`]; collections only happen when the
+//!   caller asks, with `&mut self`, never inside an operation.
+//! - **Errors, not aborts.** An operation that needs more nodes than the
+//!   configured limit returns [`Error::NodeLimit`](crate::Error::NodeLimit);
+//!   the manager stays consistent and usable (e.g. collect and retry).
+//!
+//! The core knows nothing of Connect Four.
+
+mod apply;
+mod cache;
+mod check;
+mod count;
+mod gc;
+mod io;
+mod manager;
+mod node;
+mod quant;
+mod stats;
+mod unique;
+
+pub use cache::Op;
+pub use io::{LoadError, FORMAT_VERSION, MAGIC};
+pub use manager::{Config, Manager, Renaming, VarSet};
+pub use node::{Bdd, Level, Var, MAX_VARS};
+pub use stats::{GcReport, Stats};

@@ -1,0 +1,77 @@
+//! Identifier types and the node record.
+//!
+//! Widths are fixed and documented: a [`Var`] and a [`Level`] fit in 16 bits of
+//! meaning (at most [`MAX_VARS`] variables), a node index is a `u32`, so one
+//! manager holds fewer than 2^32 nodes. A [`Node`] is 16 bytes.
+
+use serde::{Deserialize, Serialize};
+
+/// Largest number of variables a manager accepts.
+pub const MAX_VARS: usize = 1 << 15;
+
+/// Level stored in the two terminal nodes: below every variable level, so that
+/// `min(level(f), level(g))` picks the top variable of two operands.
+pub(crate) const TERMINAL_LEVEL: u32 = u32::MAX - 1;
+
+/// Level stored in a freed node slot; no live node has it.
+pub(crate) const FREE_LEVEL: u32 = u32::MAX;
+
+/// "No node": ends a hash chain or the free list.
+pub(crate) const NIL: u32 = u32::MAX;
+
+/// A Boolean variable, named by the order in which it was created (0, 1, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Var(pub u32);
+
+/// A position in the variable order: level 0 is tested first (the root side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Level(pub u32);
+
+/// A handle to a BDD: the index of its root node in its manager.
+///
+/// A `Bdd` is plain data. It stays valid until the next garbage collection that
+/// does not reach it from a pinned BDD or a root passed to
+/// [`Manager::gc`](crate::bdd::Manager::gc). Handles of different managers must
+/// not be mixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bdd(pub(crate) u32);
+
+impl Bdd {
+    /// The constant false function (terminal 0).
+    pub const FALSE: Bdd = Bdd(0);
+    /// The constant true function (terminal 1).
+    pub const TRUE: Bdd = Bdd(1);
+
+    /// Whether this is one of the two constant functions.
+    #[inline]
+    pub fn is_const(self) -> bool {
+        self.0 <= 1
+    }
+
+    /// The raw node index, for diagnostics and hashing.
+    #[inline]
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
+/// One decision node: `if var(level) then high else low`, plus the unique-table
+/// chain link. Free slots have `level == FREE_LEVEL` and link the free list
+/// through `next`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub(crate) struct Node {
+    pub level: u32,
+    pub low: u32,
+    pub high: u32,
+    pub next: u32,
+}
+
+impl Node {
+    pub const TERMINAL: Node = Node {
+        level: TERMINAL_LEVEL,
+        low: NIL,
+        high: NIL,
+        next: NIL,
+    };
+}

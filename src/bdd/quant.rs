@@ -1,0 +1,180 @@
+//! Quantification, the relational product, renaming and restriction.
+//!
+//! Variable sets and renamings are registered with the manager; their index
+//! is part of the cache key, so results of different sets never mix.
+
+use super::cache::Op;
+use super::manager::{Manager, Renaming, Step, VarSet};
+use super::node::{Bdd, Var, TERMINAL_LEVEL};
+use crate::error::Result;
+
+impl Manager {
+    /// `∃ vars: f`.
+    pub fn exists(&mut self, f: Bdd, vars: VarSet) -> Result<Bdd> {
+        let r = self.quant_rec(Op::Exists, f.0, vars.0);
+        self.lift(r)
+    }
+
+    /// `∀ vars: f`.
+    pub fn forall(&mut self, f: Bdd, vars: VarSet) -> Result<Bdd> {
+        let r = self.quant_rec(Op::Forall, f.0, vars.0);
+        self.lift(r)
+    }
+
+    /// `∃ vars: f ∧ g`, in one pass (the relational product).
+    pub fn and_exists(&mut self, f: Bdd, g: Bdd, vars: VarSet) -> Result<Bdd> {
+        let r = self.and_exists_rec(f.0, g.0, vars.0);
+        self.lift(r)
+    }
+
+    /// `f` with every variable `x` replaced by the variable the renaming maps it to.
+    pub fn rename(&mut self, f: Bdd, renaming: Renaming) -> Result<Bdd> {
+        let r = self.rename_rec(f.0, renaming.0);
+        self.lift(r)
+    }
+
+    /// `f` with the given variables fixed to the given values (a cofactor).
+    pub fn restrict(&mut self, f: Bdd, assignment: &[(Var, bool)]) -> Result<Bdd> {
+        let cube = self.cube(assignment)?;
+        if cube == Bdd::FALSE {
+            // Contradictory assignment: no point satisfies it.
+            return Ok(Bdd::FALSE);
+        }
+        let r = self.restrict_rec(f.0, cube.0);
+        self.lift(r)
+    }
+
+    /// The deepest member level of a set, `None` for the empty set.
+    #[inline]
+    fn set_last(&self, set: u32) -> Option<u32> {
+        self.var_sets[set as usize].levels.last().copied()
+    }
+
+    #[inline]
+    fn in_set(&self, set: u32, level: u32) -> bool {
+        self.var_sets[set as usize].member.get(level as usize).copied().unwrap_or(false)
+    }
+
+    fn quant_rec(&mut self, op: Op, f: u32, set: u32) -> Step {
+        let level = self.level(f);
+        if f <= 1 || self.set_last(set).is_none_or(|last| level > last) {
+            return Ok(f);
+        }
+        if let Some(r) = self.cached(op, f, set, 0) {
+            return Ok(r);
+        }
+        let n = self.node(f);
+        let (combine, absorbing) = if op == Op::Exists { (Op::Or, 1) } else { (Op::And, 0) };
+        let low = self.quant_rec(op, n.low, set)?;
+        let r = if self.in_set(set, level) {
+            if low == absorbing {
+                absorbing
+            } else {
+                let high = self.quant_rec(op, n.high, set)?;
+                self.apply_rec(combine, low, high)?
+            }
+        } else {
+            let high = self.quant_rec(op, n.high, set)?;
+            self.mk(level, low, high)?
+        };
+        self.cache.put(op, f, set, 0, r);
+        Ok(r)
+    }
+
+    pub(crate) fn and_exists_rec(&mut self, f: u32, g: u32, set: u32) -> Step {
+        if f == 0 || g == 0 {
+            return Ok(0);
+        }
+        if f == 1 || f == g {
+            return self.quant_rec(Op::Exists, g, set);
+        }
+        if g == 1 {
+            return self.quant_rec(Op::Exists, f, set);
+        }
+        let level = self.level(f).min(self.level(g));
+        if self.set_last(set).is_none_or(|last| level > last) {
+            return self.apply_rec(Op::And, f, g);
+        }
+        let (f, g) = if f > g { (g, f) } else { (f, g) };
+        if let Some(r) = self.cached(Op::AndExists, f, g, set) {
+            return Ok(r);
+        }
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let low = self.and_exists_rec(f0, g0, set)?;
+        let r = if self.in_set(set, level) {
+            if low == 1 {
+                1
+            } else {
+                let high = self.and_exists_rec(f1, g1, set)?;
+                self.apply_rec(Op::Or, low, high)?
+            }
+        } else {
+            let high = self.and_exists_rec(f1, g1, set)?;
+            self.mk(level, low, high)?
+        };
+        self.cache.put(Op::AndExists, f, g, set, r);
+        Ok(r)
+    }
+
+    fn rename_rec(&mut self, f: u32, renaming: u32) -> Step {
+        let level = self.level(f);
+        if f <= 1 || level > self.renamings[renaming as usize].last {
+            return Ok(f);
+        }
+        if let Some(r) = self.cached(Op::Rename, f, renaming, 0) {
+            return Ok(r);
+        }
+        let n = self.node(f);
+        let low = self.rename_rec(n.low, renaming)?;
+        let high = self.rename_rec(n.high, renaming)?;
+        let target = self.renamings[renaming as usize].target[level as usize];
+        let r = if target < self.level(low) && target < self.level(high) {
+            // The new variable stays above both children: order is kept.
+            self.mk(target, low, high)?
+        } else {
+            let var = self.mk(target, 0, 1)?;
+            self.ite_rec(var, high, low)?
+        };
+        self.cache.put(Op::Rename, f, renaming, 0, r);
+        Ok(r)
+    }
+
+    fn restrict_rec(&mut self, f: u32, cube: u32) -> Step {
+        let mut cube = cube;
+        let level = self.level(f);
+        // Skip cube variables above f's top: f does not depend on them.
+        while cube > 1 && self.level(cube) < level {
+            cube = self.cube_next(cube);
+        }
+        if f <= 1 || cube == 1 || level == TERMINAL_LEVEL {
+            return Ok(f);
+        }
+        if let Some(r) = self.cached(Op::Restrict, f, cube, 0) {
+            return Ok(r);
+        }
+        let n = self.node(f);
+        let r = if self.level(cube) == level {
+            let c = self.node(cube);
+            let (branch, rest) = if c.low == 0 { (n.high, c.high) } else { (n.low, c.low) };
+            self.restrict_rec(branch, rest)?
+        } else {
+            let low = self.restrict_rec(n.low, cube)?;
+            let high = self.restrict_rec(n.high, cube)?;
+            self.mk(level, low, high)?
+        };
+        self.cache.put(Op::Restrict, f, cube, 0, r);
+        Ok(r)
+    }
+
+    /// The rest of a cube below its top literal.
+    #[inline]
+    fn cube_next(&self, cube: u32) -> u32 {
+        let c = self.node(cube);
+        if c.low == 0 {
+            c.high
+        } else {
+            c.low
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The library's error type. Every variant carries the numbers a user needs
+//! to act on it, and its message is one line.
+
+use std::path::PathBuf;
+
+/// Errors of the c4bdd library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The node table reached its configured limit during an operation.
+    #[error("node limit reached: {live} live nodes, limit {capacity}")]
+    NodeLimit { capacity: u64, live: u64 },
+
+    /// A variable index outside the manager's variables.
+    #[error("unknown variable {var}: the manager has {count} variables")]
+    UnknownVar { var: u32, count: u32 },
+
+    /// A variable order that is not a permutation of the manager's variables.
+    #[error("invalid variable order: {reason}")]
+    InvalidOrder { reason: String },
+
+    /// Too many variables for one manager.
+    #[error("too many variables: {requested} requested, at most {max}")]
+    TooManyVars { requested: usize, max: usize },
+
+    /// A file that is not what c4bdd expects (bad magic, version, layout, checksum, ...).
+    #[error("{}: {reason}", path.display())]
+    BadFile { path: PathBuf, reason: String },
+
+    /// An I/O error on a named file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Result alias of the library.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

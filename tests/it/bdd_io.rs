@@ -1,0 +1,109 @@
+//! Save/load round trips and rejection of corrupted files.
+
+use c4bdd::bdd::{Bdd, LoadError, Manager, Var};
+use c4bdd::Error;
+
+use crate::common::{manager, truth_table};
+
+const N: usize = 8;
+
+/// A few BDDs sharing nodes: parity, majority-ish, and their conjunction.
+fn sample(m: &mut Manager, x: &[Var]) -> Vec<Bdd> {
+    let mut parity = Bdd::FALSE;
+    for &v in x {
+        let l = m.literal(v, true).unwrap();
+        parity = m.xor(parity, l).unwrap();
+    }
+    let mut any3 = Bdd::FALSE;
+    for w in x.windows(3) {
+        let a = m.literal(w[0], true).unwrap();
+        let b = m.literal(w[1], false).unwrap();
+        let c = m.literal(w[2], true).unwrap();
+        let abc = m.and_all(&[a, b, c]).unwrap();
+        any3 = m.or(any3, abc).unwrap();
+    }
+    let both = m.and(parity, any3).unwrap();
+    vec![parity, any3, both, Bdd::TRUE, Bdd::FALSE, parity]
+}
+
+fn saved() -> (Vec<u8>, Vec<Vec<bool>>) {
+    let (mut m, x) = manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7]));
+    let roots = sample(&mut m, &x);
+    let mut bytes = Vec::new();
+    m.save_to(&roots, &mut bytes).unwrap();
+    let tables = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
+    (bytes, tables)
+}
+
+fn fresh() -> Manager {
+    manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7])).0
+}
+
+#[test]
+fn round_trip_in_memory_and_on_disk() {
+    let (bytes, tables) = saved();
+    let mut m = fresh();
+    let roots = m.load_from(&bytes[..]).unwrap();
+    let got: Vec<Vec<bool>> = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
+    assert_eq!(got, tables);
+    assert_eq!(roots[0], roots[5], "a root saved twice loads as the same node");
+    m.check().unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.bdd");
+    m.save(&roots, &path).unwrap();
+    assert!(!dir.path().join("set.bdd.tmp").exists(), "the temporary file is renamed away");
+    let mut m2 = fresh();
+    let again = m2.load(&path).unwrap();
+    let got: Vec<Vec<bool>> = again.iter().map(|&f| truth_table(&m2, f, N)).collect();
+    assert_eq!(got, tables);
+}
+
+#[test]
+fn every_truncation_is_rejected() {
+    let (bytes, _) = saved();
+    for len in 0..bytes.len() {
+        let mut m = fresh();
+        match m.load_from(&bytes[..len]) {
+            Err(LoadError::Bad(_)) => {}
+            other => panic!("truncated at {len} of {}: {other:?}", bytes.len()),
+        }
+        m.check().unwrap();
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_rejected() {
+    let (bytes, _) = saved();
+    for i in 0..bytes.len() {
+        for mask in [0x01u8, 0x80, 0xFF] {
+            let mut bad = bytes.clone();
+            bad[i] ^= mask;
+            let mut m = fresh();
+            assert!(
+                matches!(m.load_from(&bad[..]), Err(LoadError::Bad(_))),
+                "byte {i} xor {mask:#x} was accepted"
+            );
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(fresh().load_from(&longer[..]), Err(LoadError::Bad(_))), "trailing bytes");
+}
+
+#[test]
+fn a_manager_of_another_layout_is_refused_with_the_file_named() {
+    let (bytes, _) = saved();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.bdd");
+    std::fs::write(&path, &bytes).unwrap();
+    let (mut other_count, _) = manager(N + 1, None);
+    let err = other_count.load(&path).unwrap_err();
+    assert!(matches!(err, Error::BadFile { .. }), "{err}");
+    assert!(err.to_string().contains("set.bdd") && err.to_string().contains("variables"), "{err}");
+    let (mut other_order, _) = manager(N, None);
+    let err = other_order.load(&path).unwrap_err();
+    assert!(err.to_string().contains("order"), "{err}");
+    let missing = other_order.load(&dir.path().join("missing.bdd")).unwrap_err();
+    assert!(matches!(missing, Error::Io { .. }) && missing.to_string().contains("missing.bdd"));
+}

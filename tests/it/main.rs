@@ -1,0 +1,7 @@
+//! The integration test binary: every test of the crate's public behaviour.
+
+mod bdd_gc;
+mod bdd_io;
+mod bdd_laws;
+mod bdd_random;
+mod common;
