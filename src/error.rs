@@ -22,6 +22,14 @@ pub enum Error {
     #[error("too many variables: {requested} requested, at most {max}")]
     TooManyVars { requested: usize, max: usize },
 
+    /// A board size or board feature c4bdd does not support.
+    #[error("unsupported board: {reason}")]
+    UnsupportedBoard { reason: String },
+
+    /// A move string that cannot be played.
+    #[error("bad moves \"{moves}\": {reason}")]
+    BadMoves { moves: String, reason: String },
+
     /// A file that is not what c4bdd expects (bad magic, version, layout, checksum, ...).
     #[error("{}: {reason}", path.display())]
     BadFile { path: PathBuf, reason: String },

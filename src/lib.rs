@@ -16,6 +16,9 @@
 //! ```
 
 pub mod bdd;
+pub mod encoding;
 pub mod error;
+pub mod game;
+pub mod search;
 
 pub use error::{Error, Result};

@@ -48,3 +48,17 @@ pub fn all3(m: &mut Manager, vars: &[Var]) -> Vec<Bdd> {
 pub fn number3(table: &[bool]) -> usize {
     table.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| 1 << i).sum()
 }
+
+/// The paper's Table 1 as (board, positions), read from shared/reference.
+pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/paper-table1.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let size = c4bdd::game::BoardSize::new(f[0].parse().unwrap(), f[1].parse().unwrap()).unwrap();
+            (size, f[2].parse().unwrap())
+        })
+        .collect()
+}

@@ -5,3 +5,4 @@ mod bdd_io;
 mod bdd_laws;
 mod bdd_random;
 mod common;
+mod count;

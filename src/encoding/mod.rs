@@ -1,0 +1,235 @@
+//! State encodings: how a Connect Four position becomes a set of Boolean
+//! variables, and the BDDs of the game rules over them.
+//!
+//! Two frames of state variables, A and B, are interleaved in the variable
+//! order (state variable `k` of A sits directly above the same variable of B).
+//! A ply's states live in one frame; the image of a move relation lands in the
+//! other, so no renaming is needed (the paper's §3.2). States at even plies are
+//! in frame A (first player to move), at odd plies in frame B.
+//!
+//! Encodings use only the manager's public API.
+
+mod cellwise;
+mod compressed;
+pub mod order;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bdd::{Bdd, Config, Manager, Var, VarSet};
+use crate::error::Result;
+use crate::game::{BoardSize, Player, Position};
+pub use order::OrderSpec;
+
+/// One of the two interleaved copies of the state variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Frame {
+    A,
+    B,
+}
+
+impl Frame {
+    /// The frame that holds the states of a ply.
+    pub fn of_ply(ply: u32) -> Frame {
+        if ply % 2 == 0 {
+            Frame::A
+        } else {
+            Frame::B
+        }
+    }
+
+    pub fn other(self) -> Frame {
+        match self {
+            Frame::A => Frame::B,
+            Frame::B => Frame::A,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The available encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum EncodingKind {
+    /// Two variables per cell (first player's disc, second player's disc) plus side to move.
+    #[value(alias = "standard")]
+    Cellwise,
+    /// Bitboard-style: w*(h+1) variables plus side to move; per column the
+    /// discs' colours below a 1 marking the lowest free cell, 0 above.
+    Compressed,
+}
+
+impl EncodingKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EncodingKind::Cellwise => "cellwise",
+            EncodingKind::Compressed => "compressed",
+        }
+    }
+
+    /// The encoding for a board.
+    pub fn build(self, size: BoardSize) -> Box<dyn Encoding> {
+        match self {
+            EncodingKind::Cellwise => Box::new(cellwise::Cellwise::new(size)),
+            EncodingKind::Compressed => Box::new(compressed::Compressed::new(size)),
+        }
+    }
+}
+
+impl std::fmt::Display for EncodingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a state variable stands for, so that orders can arrange variables by
+/// board geometry without knowing the encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateVar {
+    /// Name used in custom orders, e.g. `c1r2p1` or `stm`.
+    pub name: String,
+    /// Column (0-based) and row (0-based, bottom first); `None` for side to move.
+    pub cell: Option<(u8, u8)>,
+    /// Index among the variables of the same cell (cellwise: 0 first player, 1 second).
+    pub slot: u8,
+}
+
+/// The variables of both frames and their sets.
+pub struct Layout {
+    vars: [Vec<Var>; 2],
+    sets: [VarSet; 2],
+}
+
+impl Layout {
+    /// Manager variable of state variable `k` in a frame.
+    #[inline]
+    pub fn var(&self, frame: Frame, k: usize) -> Var {
+        self.vars[frame.index()][k]
+    }
+
+    /// The set of all variables of a frame.
+    pub fn set(&self, frame: Frame) -> VarSet {
+        self.sets[frame.index()]
+    }
+
+    /// Number of state variables per frame.
+    pub fn per_frame(&self) -> usize {
+        self.vars[0].len()
+    }
+
+    /// The literal `k == value` in a frame.
+    pub fn lit(&self, m: &mut Manager, frame: Frame, k: usize, value: bool) -> Result<Bdd> {
+        m.literal(self.var(frame, k), value)
+    }
+
+    /// The conjunction of literals `(k, value)` in a frame.
+    pub fn cube(&self, m: &mut Manager, frame: Frame, lits: &[(usize, bool)]) -> Result<Bdd> {
+        let lits: Vec<(Var, bool)> = lits.iter().map(|&(k, v)| (self.var(frame, k), v)).collect();
+        m.cube(&lits)
+    }
+
+    /// "State variable `k` is equal in both frames", conjoined over `ks`,
+    /// built bottom-up so every intermediate BDD stays linear.
+    pub fn identity(&self, m: &mut Manager, ks: &[usize]) -> Result<Bdd> {
+        let mut ks = ks.to_vec();
+        ks.sort_by_key(|&k| std::cmp::Reverse(m.level_of(self.var(Frame::A, k)).0));
+        let mut acc = Bdd::TRUE;
+        for k in ks {
+            let a = self.lit(m, Frame::A, k, true)?;
+            let b = self.lit(m, Frame::B, k, true)?;
+            let same = m.iff(a, b)?;
+            acc = m.and(same, acc)?;
+        }
+        Ok(acc)
+    }
+}
+
+/// A state encoding. All BDDs are built in the given manager over the layout's
+/// variables; "moves" relations go from `from` to `from.other()`.
+pub trait Encoding {
+    fn kind(&self) -> EncodingKind;
+
+    fn size(&self) -> BoardSize;
+
+    /// The state variables of one frame, indexed by `k`.
+    fn state_vars(&self) -> Vec<StateVar>;
+
+    /// The empty board with the first player to move.
+    fn initial(&self, m: &mut Manager, l: &Layout, frame: Frame) -> Result<Bdd>;
+
+    /// The move relation of `player` dropping a disc into `col`, from frame
+    /// `from` to the other frame, including "every other variable unchanged"
+    /// and the change of side to move.
+    fn column_move(&self, m: &mut Manager, l: &Layout, from: Frame, player: Player, col: u8) -> Result<Bdd>;
+
+    /// "`player` has a disc on each of these cells" in a frame.
+    fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd>;
+
+    /// The single state of an explicit position in a frame.
+    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd>;
+}
+
+/// A manager, an encoding and a variable order, ready for search.
+pub struct StateSpace {
+    pub manager: Manager,
+    pub encoding: Box<dyn Encoding>,
+    pub layout: Layout,
+    /// The order's name as recorded in results.
+    pub order_name: String,
+}
+
+impl StateSpace {
+    /// Create the variables of both frames in the order's arrangement.
+    pub fn new(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> Result<StateSpace> {
+        let encoding = kind.build(size);
+        let state_vars = encoding.state_vars();
+        let arranged = order.arrange(&state_vars, size)?;
+        let n = state_vars.len();
+        let mut manager = Manager::new(config);
+        let all = manager.add_vars(2 * n)?;
+        // Variable 2k is state variable k of frame A, 2k + 1 the same of frame B.
+        let vars = [(0..n).map(|k| all[2 * k]).collect::<Vec<_>>(), (0..n).map(|k| all[2 * k + 1]).collect()];
+        let levels: Vec<Var> = arranged.iter().flat_map(|&k| [vars[0][k], vars[1][k]]).collect();
+        manager.set_order(&levels)?;
+        let sets = [manager.var_set(&vars[0])?, manager.var_set(&vars[1])?];
+        Ok(StateSpace { manager, encoding, layout: Layout { vars, sets }, order_name: order.name() })
+    }
+
+    /// Number of states in a BDD over one frame.
+    pub fn count(&self, f: Bdd, frame: Frame) -> u128 {
+        self.manager.sat_count(f, self.layout.set(frame))
+    }
+
+    /// The board.
+    pub fn size(&self) -> BoardSize {
+        self.encoding.size()
+    }
+
+    /// The empty board in frame A.
+    pub fn initial(&mut self) -> Result<Bdd> {
+        self.encoding.initial(&mut self.manager, &self.layout, Frame::A)
+    }
+
+    /// One relation per column for the player who moves from `from`.
+    pub fn column_moves(&mut self, from: Frame) -> Result<Vec<Bdd>> {
+        let player = if from == Frame::A { Player::First } else { Player::Second };
+        (0..self.size().width)
+            .map(|c| self.encoding.column_move(&mut self.manager, &self.layout, from, player, c))
+            .collect()
+    }
+
+    /// One BDD per line of four: "the player who just moved into `frame` has it".
+    pub fn lines(&mut self, frame: Frame) -> Result<Vec<Bdd>> {
+        let player = if frame == Frame::A { Player::Second } else { Player::First };
+        let size = self.size();
+        size.lines().iter().map(|cells| self.encoding.line(&mut self.manager, &self.layout, frame, player, cells)).collect()
+    }
+
+    /// The state of an explicit position, in the frame of its ply.
+    pub fn encode(&mut self, position: &Position) -> Result<Bdd> {
+        let frame = Frame::of_ply(position.ply());
+        self.encoding.encode(&mut self.manager, &self.layout, frame, position)
+    }
+}

@@ -1,0 +1,216 @@
+//! The forward pass: `states_{i+1} = image(states_i ∧ ¬terminal)`, one record per ply.
+//!
+//! Strategies are run-time choices, recorded with the results:
+//! - image: one monolithic relation per frame, or one relation per column
+//!   whose images are joined;
+//! - terminal states: one BDD of all winning lines per frame, or the lines
+//!   subtracted one at a time (the paper's §3.2); or no termination at all.
+//!
+//! The relations and terminal BDDs are pinned for the whole pass; collections
+//! happen at safe points between operations, under the manager's GC policy,
+//! and once more (then a retry) if an operation hits the node limit.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bdd::{Bdd, Manager};
+use crate::encoding::{Frame, StateSpace};
+use crate::error::{Error, Result};
+
+/// How the image of a ply is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImageStrategy {
+    /// One relation (the disjunction of all column moves) per frame.
+    Monolithic,
+    /// One relation per column; the column images are joined with `or`.
+    Columns,
+}
+
+/// How terminal states (four in a row) are removed before the image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminalStrategy {
+    /// One BDD of all winning lines per frame, subtracted at once.
+    Whole,
+    /// Each winning line subtracted on its own (the paper's artifact).
+    Lines,
+    /// No termination: positions after a win are expanded too.
+    Off,
+}
+
+/// Options of a forward pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForwardOptions {
+    pub image: ImageStrategy,
+    pub terminal: TerminalStrategy,
+}
+
+impl Default for ForwardOptions {
+    fn default() -> ForwardOptions {
+        ForwardOptions { image: ImageStrategy::Monolithic, terminal: TerminalStrategy::Whole }
+    }
+}
+
+/// The record of one ply.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlyRecord {
+    pub ply: u32,
+    /// Positions at this ply (exact).
+    pub states: u128,
+    /// Nodes of this ply's BDD (plain ROBDD nodes; the core has no complement edges).
+    pub bdd_nodes: u64,
+    /// Internal nodes alive in the manager when the ply finished.
+    pub live_nodes: u64,
+    /// Wall time of this ply.
+    pub time_s: f64,
+}
+
+/// The result of a whole forward pass.
+#[derive(Clone, Debug, Serialize)]
+pub struct ForwardSummary {
+    /// Positions at all plies (exact).
+    pub positions: u128,
+    pub plies: Vec<PlyRecord>,
+    /// Wall time of the pass, relation building included.
+    pub time_s: f64,
+    /// Time spent in garbage collection.
+    pub gc_s: f64,
+    /// Most internal nodes alive at once.
+    pub peak_nodes: u64,
+    pub gc_runs: u64,
+}
+
+impl ForwardSummary {
+    /// Fraction of the time spent in garbage collection.
+    pub fn gc_share(&self) -> f64 {
+        if self.time_s > 0.0 {
+            self.gc_s / self.time_s
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
+fn with_retry(m: &mut Manager, roots: &[Bdd], mut op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Result<Bdd> {
+    match op(m) {
+        Err(Error::NodeLimit { .. }) => {
+            m.gc(roots);
+            op(m)
+        }
+        r => r,
+    }
+}
+
+/// The relations and terminal BDDs of both frames, pinned while alive.
+struct Rules {
+    /// Per frame: the relations from that frame (one, or one per column).
+    moves: [Vec<Bdd>; 2],
+    /// Per frame: terminal BDDs (one whole BDD, or one per line; empty when off).
+    terminal: [Vec<Bdd>; 2],
+}
+
+impl Rules {
+    fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Rules> {
+        let mut moves = [Vec::new(), Vec::new()];
+        let mut terminal = [Vec::new(), Vec::new()];
+        for frame in [Frame::A, Frame::B] {
+            let columns = space.column_moves(frame)?;
+            moves[frame.index()] = match opts.image {
+                ImageStrategy::Columns => columns,
+                ImageStrategy::Monolithic => vec![space.manager.or_all(&columns)?],
+            };
+            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
+            terminal[frame.index()] = match opts.terminal {
+                TerminalStrategy::Whole if !lines.is_empty() => vec![space.manager.or_all(&lines)?],
+                _ => lines,
+            };
+        }
+        let rules = Rules { moves, terminal };
+        for f in rules.all() {
+            space.manager.pin(f);
+        }
+        Ok(rules)
+    }
+
+    fn all(&self) -> impl Iterator<Item = Bdd> + '_ {
+        self.moves.iter().chain(&self.terminal).flatten().copied()
+    }
+
+    fn release(self, m: &mut Manager) {
+        for f in self.all() {
+            m.unpin(f);
+        }
+    }
+}
+
+/// Count all positions ply by ply; `on_ply` sees each record as it is made.
+/// With `keep_layers`, the states of every ply are returned too (pinned; the
+/// caller unpins them).
+pub fn forward(
+    space: &mut StateSpace,
+    opts: &ForwardOptions,
+    keep_layers: bool,
+    mut on_ply: impl FnMut(&PlyRecord),
+) -> Result<(ForwardSummary, Vec<Bdd>)> {
+    let start = Instant::now();
+    let stats_before = space.manager.stats();
+    let rules = Rules::build(space, opts)?;
+    let cells = space.size().cells();
+    let mut plies = Vec::with_capacity(cells as usize + 1);
+    let mut layers = Vec::new();
+    let mut current = space.initial()?;
+    let mut ply_start = Instant::now();
+    for ply in 0..=cells {
+        let frame = Frame::of_ply(ply);
+        if keep_layers {
+            space.manager.pin(current);
+            layers.push(current);
+        }
+        let record = PlyRecord {
+            ply,
+            states: space.count(current, frame),
+            bdd_nodes: space.manager.node_count(current) as u64,
+            live_nodes: space.manager.live_nodes() as u64,
+            time_s: ply_start.elapsed().as_secs_f64(),
+        };
+        on_ply(&record);
+        plies.push(record);
+        if ply == cells {
+            break;
+        }
+        ply_start = Instant::now();
+        current = step(space, &rules, frame, current)?;
+    }
+    rules.release(&mut space.manager);
+    let stats = space.manager.stats();
+    let summary = ForwardSummary {
+        positions: plies.iter().map(|p| p.states).sum(),
+        plies,
+        time_s: start.elapsed().as_secs_f64(),
+        gc_s: (stats.gc_time - stats_before.gc_time).as_secs_f64(),
+        peak_nodes: stats.peak_live,
+        gc_runs: stats.gc_runs - stats_before.gc_runs,
+    };
+    Ok((summary, layers))
+}
+
+/// The states of the next ply from those of `frame`.
+fn step(space: &mut StateSpace, rules: &Rules, frame: Frame, states: Bdd) -> Result<Bdd> {
+    let m = &mut space.manager;
+    let set = space.layout.set(frame);
+    let mut alive = states;
+    for &t in &rules.terminal[frame.index()] {
+        alive = with_retry(m, &[alive], |m| m.diff(alive, t))?;
+        m.maybe_gc(&[alive]);
+    }
+    let mut next = Bdd::FALSE;
+    for &rel in &rules.moves[frame.index()] {
+        let image = with_retry(m, &[alive, next], |m| m.and_exists(alive, rel, set))?;
+        next = with_retry(m, &[alive, next, image], |m| m.or(next, image))?;
+        m.maybe_gc(&[alive, next]);
+    }
+    Ok(next)
+}

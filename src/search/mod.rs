@@ -1,0 +1,5 @@
+//! Symbolic search passes over a [`StateSpace`](crate::encoding::StateSpace).
+
+pub mod forward;
+
+pub use forward::{forward, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy};
