@@ -16,9 +16,11 @@
 //! ```
 
 pub mod bdd;
+pub mod cli;
 pub mod encoding;
 pub mod error;
 pub mod game;
+pub mod measure;
 pub mod search;
 
 pub use error::{Error, Result};

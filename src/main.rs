@@ -1,5 +1,51 @@
 use std::process::ExitCode;
 
+use clap::Parser;
+
+use c4bdd::cli::{run, Cli, InputError};
+use c4bdd::Error;
+
+/// Exit status for invalid input (also clap's).
+const EXIT_INPUT: u8 = 2;
+/// Exit status for a run stopped by its node or memory limit.
+const EXIT_LIMIT: u8 = 3;
+
 fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line naming the bad value; clap's hint lines are dropped.
+            let text = e.render().to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            return ExitCode::from(EXIT_INPUT);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let causes: Vec<String> = err.chain().map(|c| c.to_string()).collect();
+            eprintln!("error: {}", causes.join(": "));
+            ExitCode::from(exit_status(&err))
+        }
+    }
+}
+
+/// Map an error to the documented exit status.
+fn exit_status(err: &anyhow::Error) -> u8 {
+    match err.downcast_ref::<Error>() {
+        Some(Error::NodeLimit { .. }) => EXIT_LIMIT,
+        Some(
+            Error::UnsupportedBoard { .. }
+            | Error::BadMoves { .. }
+            | Error::InvalidOrder { .. }
+            | Error::UnknownVar { .. }
+            | Error::TooManyVars { .. },
+        ) => EXIT_INPUT,
+        _ if err.downcast_ref::<InputError>().is_some() => EXIT_INPUT,
+        _ => 1,
+    }
 }

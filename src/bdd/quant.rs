@@ -101,8 +101,16 @@ impl Manager {
         }
         let (f0, f1) = self.cofactors(f, level);
         let (g0, g1) = self.cofactors(g, level);
+        let quantified = self.in_set(set, level);
+        if quantified {
+            if let Some(r) = self.copy_shortcut(f0, f1, g0, g1, set) {
+                let r = r?;
+                self.cache.put(Op::AndExists, f, g, set, r);
+                return Ok(r);
+            }
+        }
         let low = self.and_exists_rec(f0, g0, set)?;
-        let r = if self.in_set(set, level) {
+        let r = if quantified {
             if low == 1 {
                 1
             } else {
@@ -115,6 +123,34 @@ impl Manager {
         };
         self.cache.put(Op::AndExists, f, g, set, r);
         Ok(r)
+    }
+
+    /// The frame-copy shortcut of the relational product. When one operand's
+    /// cofactors on the quantified variable x are `¬y ∧ A` and `y ∧ B`, with
+    /// `y` an unquantified variable above everything else involved (the
+    /// relation says "y = x"), then `∃x: S ∧ T = ite(y, ∃(S1 ∧ B), ∃(S0 ∧ A))`:
+    /// one node instead of two intermediate ones and a disjunction.
+    #[inline]
+    fn copy_shortcut(&mut self, f0: u32, f1: u32, g0: u32, g1: u32, set: u32) -> Option<Step> {
+        let pattern = |m: &Manager, t0: u32, t1: u32, s0: u32, s1: u32| {
+            let (n0, n1) = (m.node(t0), m.node(t1));
+            let y = n0.level;
+            (t0 > 1 && t1 > 1 && n1.level == y && n0.high == 0 && n1.low == 0)
+                .then_some((y, n0.low, n1.high))
+                .filter(|&(y, _, _)| !m.in_set(set, y) && m.level(s0) > y && m.level(s1) > y)
+        };
+        let (y, s0, a, s1, b) = if let Some((y, a, b)) = pattern(self, g0, g1, f0, f1) {
+            (y, f0, a, f1, b)
+        } else {
+            let (y, a, b) = pattern(self, f0, f1, g0, g1)?;
+            (y, g0, a, g1, b)
+        };
+        let step = (|| {
+            let low = self.and_exists_rec(s0, a, set)?;
+            let high = self.and_exists_rec(s1, b, set)?;
+            self.mk(y, low, high)
+        })();
+        Some(step)
     }
 
     fn rename_rec(&mut self, f: u32, renaming: u32) -> Step {

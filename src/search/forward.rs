@@ -36,6 +36,9 @@ pub enum TerminalStrategy {
     Whole,
     /// Each winning line subtracted on its own (the paper's artifact).
     Lines,
+    /// Non-terminal sources folded into the relation once: each ply is one
+    /// relational product `∃A: states ∧ (trans ∧ ¬terminal)`.
+    Fused,
     /// No termination: positions after a win are expanded too.
     Off,
 }
@@ -117,15 +120,24 @@ impl Rules {
         let mut moves = [Vec::new(), Vec::new()];
         let mut terminal = [Vec::new(), Vec::new()];
         for frame in [Frame::A, Frame::B] {
-            let columns = space.column_moves(frame)?;
+            let mut columns = space.column_moves(frame)?;
+            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
+            terminal[frame.index()] = match opts.terminal {
+                TerminalStrategy::Whole | TerminalStrategy::Fused if !lines.is_empty() => {
+                    vec![space.manager.or_all(&lines)?]
+                }
+                _ => lines,
+            };
+            if opts.terminal == TerminalStrategy::Fused {
+                for t in std::mem::take(&mut terminal[frame.index()]) {
+                    for c in columns.iter_mut() {
+                        *c = space.manager.diff(*c, t)?;
+                    }
+                }
+            }
             moves[frame.index()] = match opts.image {
                 ImageStrategy::Columns => columns,
                 ImageStrategy::Monolithic => vec![space.manager.or_all(&columns)?],
-            };
-            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
-            terminal[frame.index()] = match opts.terminal {
-                TerminalStrategy::Whole if !lines.is_empty() => vec![space.manager.or_all(&lines)?],
-                _ => lines,
             };
         }
         let rules = Rules { moves, terminal };

@@ -1,0 +1,208 @@
+//! The command line: `c4bdd count`, with every choice a run-time option.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+use crate::bdd::Config;
+use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
+use crate::game::BoardSize;
+use crate::measure::peak_rss_bytes;
+use crate::search::{forward, ForwardOptions, ImageStrategy, PlyRecord, TerminalStrategy};
+
+/// Invalid input found by the command line itself (exit status 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
+/// Symbolic search on Connect Four with binary decision diagrams.
+#[derive(Parser, Debug)]
+#[command(name = "c4bdd", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count every reachable position of a board, ply by ply.
+    Count(CountArgs),
+}
+
+/// The board, as `--width` and `--height`.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Number of columns (1..=13).
+    #[arg(long, short = 'W', value_parser = clap::value_parser!(u32).range(1..=13))]
+    pub width: u32,
+    /// Number of rows (1..=13).
+    #[arg(long, short = 'H', value_parser = clap::value_parser!(u32).range(1..=13))]
+    pub height: u32,
+}
+
+impl BoardArgs {
+    pub fn size(&self) -> Result<BoardSize> {
+        Ok(BoardSize::new(self.width, self.height)?)
+    }
+}
+
+/// State encoding and variable order.
+#[derive(Args, Debug, Clone)]
+pub struct EncodingArgs {
+    /// State encoding: cellwise (alias standard; 2 variables per cell) or compressed (bitboard-style).
+    #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
+    pub encoding: EncodingKind,
+    /// Variable order: column-wise, row-wise, paper (column-wise unless taller than wide),
+    /// center-out (columns from the centre outwards), or custom:FILE (variable names in level order).
+    #[arg(long, default_value = "column-wise")]
+    pub order: OrderSpec,
+}
+
+/// Limits and policies of the BDD manager.
+#[derive(Args, Debug, Clone)]
+pub struct ManagerArgs {
+    /// Most BDD nodes alive at once; reaching it ends the run with exit status 3.
+    #[arg(long, default_value_t = u32::MAX as usize - 1)]
+    pub max_nodes: usize,
+    /// Collect garbage once this many nodes are alive...
+    #[arg(long, default_value_t = Config::default().gc_min_live)]
+    pub gc_min_live: usize,
+    /// ...or once the live nodes have grown by this factor since the last collection.
+    #[arg(long, default_value_t = Config::default().gc_growth)]
+    pub gc_growth: f64,
+    /// Node slots per computed-cache entry (1 = as many entries as slots).
+    #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub cache_ratio: u64,
+}
+
+impl ManagerArgs {
+    pub fn config(&self) -> Result<Config> {
+        if !(self.gc_growth.is_finite() && self.gc_growth >= 1.0) {
+            let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
+            return Err(InputError(msg).into());
+        }
+        Ok(Config {
+            max_nodes: self.max_nodes,
+            gc_min_live: self.gc_min_live,
+            gc_growth: self.gc_growth,
+            cache_ratio: self.cache_ratio as usize,
+            ..Config::default()
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// Image computation: one monolithic relation, or one relation per column.
+    #[arg(long, value_enum, default_value_t = ImageStrategy::Monolithic)]
+    pub image: ImageStrategy,
+    /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), or none (off).
+    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
+    pub terminal: TerminalStrategy,
+    /// Expand positions after a win too (same as --terminal off; Figure 2a's "without termination").
+    #[arg(long)]
+    pub no_termination: bool,
+    /// Also write one CSV row per ply to this file (flushed after every ply).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Print per-operation statistics (recursive steps, cache hits) at the end.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub manager: ManagerArgs,
+}
+
+/// One CSV row of `count --csv`.
+#[derive(serde::Serialize)]
+struct CountRow<'a> {
+    width: u8,
+    height: u8,
+    encoding: &'a str,
+    order: &'a str,
+    image: &'a str,
+    terminal: &'a str,
+    ply: u32,
+    states: u128,
+    bdd_nodes: u64,
+    live_nodes: u64,
+    time_s: f64,
+}
+
+fn value_name<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value().map(|p| p.get_name().to_string()).unwrap_or_default()
+}
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Count(args) => count(args),
+    }
+}
+
+fn count(args: CountArgs) -> Result<()> {
+    let size = args.board.size()?;
+    let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
+    let opts = ForwardOptions { image: args.image, terminal };
+    let config = args.manager.config()?;
+    // Open the CSV before any work, so a bad path fails at once.
+    let mut csv = match &args.csv {
+        Some(path) => {
+            let file = File::create(path).map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
+            Some(csv::Writer::from_writer(file))
+        }
+        None => None,
+    };
+    let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
+    let order = space.order_name.clone();
+    let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
+    println!("board {size}, encoding {}, order {order}, image {image}, terminal {term}", args.encoding.encoding);
+    println!("{:>4} {:>22} {:>12} {:>12} {:>9}", "ply", "states", "bdd_nodes", "live_nodes", "time_s");
+    let mut csv_error = None;
+    let on_ply = |r: &PlyRecord| {
+        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
+        let _ = std::io::stdout().flush();
+        if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
+            let row = CountRow {
+                width: size.width,
+                height: size.height,
+                encoding: args.encoding.encoding.name(),
+                order: &order,
+                image: &image,
+                terminal: &term,
+                ply: r.ply,
+                states: r.states,
+                bdd_nodes: r.bdd_nodes,
+                live_nodes: r.live_nodes,
+                time_s: r.time_s,
+            };
+            if let Err(e) = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)) {
+                csv_error = Some(e);
+            }
+        }
+    };
+    let (summary, _) =
+        forward(&mut space, &opts, false, on_ply).with_context(|| format!("count of board {size} stopped"))?;
+    if let Some(e) = csv_error {
+        return Err(e).context("cannot write the --csv file");
+    }
+    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
+    println!("total positions: {}", summary.positions);
+    println!(
+        "time {:.3} s, GC {:.1}% ({} runs), peak live nodes {}, peak RSS {rss}",
+        summary.time_s,
+        summary.gc_share() * 100.0,
+        summary.gc_runs,
+        summary.peak_nodes
+    );
+    if args.stats {
+        print!("{}", space.manager.stats().op_table());
+    }
+    Ok(())
+}
