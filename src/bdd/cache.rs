@@ -108,7 +108,7 @@ impl Cache {
     pub fn new(len: usize) -> Cache {
         let len = len.next_power_of_two().max(256);
         Cache {
-            entries: vec![Entry::default(); len],
+            entries: super::memory::filled(len, Entry::default()),
             shift: 64 - len.trailing_zeros(),
         }
     }
@@ -139,7 +139,7 @@ impl Cache {
         if len == self.entries.len() {
             return;
         }
-        let old = std::mem::replace(&mut self.entries, vec![Entry::default(); len]);
+        let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
         self.shift = 64 - len.trailing_zeros();
         for e in old.into_iter().filter(|e| e.op != 0) {
             self.entries[slot(e.op, e.a, e.b, e.c, self.shift)] = e;

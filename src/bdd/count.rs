@@ -16,6 +16,14 @@ impl Manager {
     /// defined), or if the count does not fit in a `u128` (more than 127
     /// variables in `over` and almost all assignments satisfying `f`).
     pub fn sat_count(&self, f: Bdd, over: VarSet) -> u128 {
+        self.sat_count_and_size(f, over).0
+    }
+
+    /// [`Manager::sat_count`] and [`Manager::node_count`] of `f` in one traversal.
+    ///
+    /// # Panics
+    /// As [`Manager::sat_count`].
+    pub fn sat_count_and_size(&self, f: Bdd, over: VarSet) -> (u128, usize) {
         let set = &self.var_sets[over.0 as usize];
         // rank[level] = number of member levels above `level`.
         let mut rank = vec![0u32; self.var_count() + 1];
@@ -57,7 +65,7 @@ impl Manager {
             memo.insert(g, count);
         }
         let base = if f.0 <= 1 { f.0 as u128 } else { memo[&f.0] };
-        shl_exact(base, rank_of(self.level(f.0)))
+        (shl_exact(base, rank_of(self.level(f.0))), memo.len())
     }
 
     /// Number of internal nodes of `f` (terminals not counted).

@@ -22,6 +22,7 @@ mod count;
 mod gc;
 mod io;
 mod manager;
+mod memory;
 mod node;
 mod quant;
 mod stats;

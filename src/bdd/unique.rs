@@ -10,6 +10,7 @@
 //!   chains stay short (load factor at most 1);
 //! - slots never move: a node keeps its index until it is freed by a GC.
 
+use super::memory::{filled, reserve_one};
 use super::node::{Node, FREE_LEVEL, NIL};
 
 /// The table is at its configured node limit.
@@ -44,12 +45,11 @@ impl NodeTable {
         let max_nodes = max_nodes.clamp(2, NIL as usize);
         let initial = initial.clamp(2, max_nodes);
         let bucket_len = initial.next_power_of_two().max(16);
-        let mut nodes = Vec::with_capacity(initial);
-        nodes.push(Node::TERMINAL);
-        nodes.push(Node::TERMINAL);
+        let mut nodes = filled(2, Node::TERMINAL);
+        nodes.reserve_exact(initial);
         NodeTable {
             nodes,
-            buckets: vec![NIL; bucket_len],
+            buckets: filled(bucket_len, NIL),
             shift: 64 - bucket_len.trailing_zeros(),
             free_head: NIL,
             free_count: 0,
@@ -118,13 +118,15 @@ impl NodeTable {
             return Err(Full);
         }
         let id = self.nodes.len() as u32;
+        reserve_one(&mut self.nodes);
         self.nodes.push(Node::TERMINAL);
         Ok(id)
     }
 
     fn grow_buckets(&mut self) {
         let len = self.buckets.len() * 2;
-        self.buckets = vec![NIL; len];
+        self.buckets = Vec::new();
+        self.buckets = filled(len, NIL);
         self.shift = 64 - len.trailing_zeros();
         self.relink();
     }

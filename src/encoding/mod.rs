@@ -202,6 +202,11 @@ impl StateSpace {
         self.manager.sat_count(f, self.layout.set(frame))
     }
 
+    /// Number of states in a BDD over one frame, and its node count.
+    pub fn count_and_size(&self, f: Bdd, frame: Frame) -> (u128, usize) {
+        self.manager.sat_count_and_size(f, self.layout.set(frame))
+    }
+
     /// The board.
     pub fn size(&self) -> BoardSize {
         self.encoding.size()

@@ -181,10 +181,11 @@ pub fn forward(
             space.manager.pin(current);
             layers.push(current);
         }
+        let (states, nodes) = space.count_and_size(current, frame);
         let record = PlyRecord {
             ply,
-            states: space.count(current, frame),
-            bdd_nodes: space.manager.node_count(current) as u64,
+            states,
+            bdd_nodes: nodes as u64,
             live_nodes: space.manager.live_nodes() as u64,
             time_s: ply_start.elapsed().as_secs_f64(),
         };

@@ -185,6 +185,7 @@ fn sat_count_over_the_support_and_over_larger_sets() {
             assert_eq!(m.sat_count(f, five), ones * 4, "function {i} over 5 variables");
             let levels = order.map_or(vec![0, 1, 2], |o| o.to_vec());
             assert_eq!(m.node_count(f), robdd_size(&table3(i), &levels), "node count of function {i}");
+            assert_eq!(m.sat_count_and_size(f, three), (ones, m.node_count(f)), "one traversal, function {i}");
         }
     }
 }
