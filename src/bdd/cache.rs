@@ -130,7 +130,13 @@ impl Cache {
     #[inline]
     pub fn put(&mut self, op: Op, a: u32, b: u32, c: u32, result: u32) {
         let i = slot(op as u32, a, b, c, self.shift);
-        self.entries[i] = Entry { op: op as u32, a, b, c, result };
+        self.entries[i] = Entry {
+            op: op as u32,
+            a,
+            b,
+            c,
+            result,
+        };
     }
 
     /// Grow to `len` entries (a power of two), keeping what still fits.
@@ -139,7 +145,10 @@ impl Cache {
         if len == self.entries.len() {
             return;
         }
-        let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
+        let old = std::mem::replace(
+            &mut self.entries,
+            super::memory::filled(len, Entry::default()),
+        );
         self.shift = 64 - len.trailing_zeros();
         for e in old.into_iter().filter(|e| e.op != 0) {
             self.entries[slot(e.op, e.a, e.b, e.c, self.shift)] = e;
@@ -163,9 +172,16 @@ impl Cache {
         kept
     }
 
+    /// Empty every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
     /// Index of the first entry that mentions a node for which `live` is false.
     pub fn first_stale(&self, live: impl Fn(u32) -> bool) -> Option<usize> {
-        self.entries.iter().position(|e| e.op != 0 && !Self::entry_live(e, &live))
+        self.entries
+            .iter()
+            .position(|e| e.op != 0 && !Self::entry_live(e, &live))
     }
 
     fn entry_live(e: &Entry, live: &impl Fn(u32) -> bool) -> bool {

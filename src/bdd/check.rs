@@ -13,9 +13,9 @@ impl Manager {
     /// Returns a description of the first violation found.
     pub fn check(&self) -> Result<(), String> {
         let nodes = &self.table.nodes;
-        for t in 0..2 {
-            if nodes[t].level != TERMINAL_LEVEL {
-                return Err(format!("terminal {t} has level {}", nodes[t].level));
+        for (t, n) in nodes.iter().enumerate().take(2) {
+            if n.level != TERMINAL_LEVEL {
+                return Err(format!("terminal {t} has level {}", n.level));
             }
         }
         let live = |i: u32| (i as usize) < nodes.len() && nodes[i as usize].level != FREE_LEVEL;
@@ -27,19 +27,35 @@ impl Manager {
                 continue;
             }
             if n.level as usize >= self.var_count() {
-                return Err(format!("node {i} has level {} of {} variables", n.level, self.var_count()));
+                return Err(format!(
+                    "node {i} has level {} of {} variables",
+                    n.level,
+                    self.var_count()
+                ));
             }
             if !live(n.low) || !live(n.high) {
-                return Err(format!("node {i} has a freed or invalid child ({}, {})", n.low, n.high));
+                return Err(format!(
+                    "node {i} has a freed or invalid child ({}, {})",
+                    n.low, n.high
+                ));
             }
             if n.low == n.high {
-                return Err(format!("node {i} is redundant: both children are {}", n.low));
+                return Err(format!(
+                    "node {i} is redundant: both children are {}",
+                    n.low
+                ));
             }
             if n.level >= self.level(n.low) || n.level >= self.level(n.high) {
-                return Err(format!("node {i} at level {} is not above its children", n.level));
+                return Err(format!(
+                    "node {i} at level {} is not above its children",
+                    n.level
+                ));
             }
             if !triples.insert((n.level, n.low, n.high)) {
-                return Err(format!("node {i} duplicates another node ({}, {}, {})", n.level, n.low, n.high));
+                return Err(format!(
+                    "node {i} duplicates another node ({}, {}, {})",
+                    n.level, n.low, n.high
+                ));
             }
             if !self.table.is_in_chain(i as u32) {
                 return Err(format!("node {i} is missing from its unique-table chain"));

@@ -35,7 +35,13 @@ impl Manager {
             }
         }
         let total = set.levels.len() as u32;
-        let rank_of = |level: u32| if level as usize >= self.var_count() { total } else { rank[level as usize] };
+        let rank_of = |level: u32| {
+            if level as usize >= self.var_count() {
+                total
+            } else {
+                rank[level as usize]
+            }
+        };
         let mut memo: FxHashMap<u32, u128> = FxHashMap::default();
         // Post-order walk: (node, children done). memo[g] counts assignments
         // to the members at or below g's level.
@@ -61,7 +67,9 @@ impl Manager {
                 let base = if c <= 1 { c as u128 } else { memo[&c] };
                 shl_exact(base, rank_of(self.level(c)) - own - 1)
             };
-            let count = part(n.low).checked_add(part(n.high)).expect("sat_count overflows u128");
+            let count = part(n.low)
+                .checked_add(part(n.high))
+                .expect("sat_count overflows u128");
             memo.insert(g, count);
         }
         let base = if f.0 <= 1 { f.0 as u128 } else { memo[&f.0] };
@@ -96,7 +104,11 @@ impl Manager {
         while g > 1 {
             let n = self.node(g);
             let var = self.var_at(super::node::Level(n.level));
-            g = if assignment[var.0 as usize] { n.high } else { n.low };
+            g = if assignment[var.0 as usize] {
+                n.high
+            } else {
+                n.low
+            };
         }
         g == 1
     }
@@ -115,7 +127,10 @@ impl Manager {
         }
         let mut levels: Vec<u32> = levels.into_iter().collect();
         levels.sort_unstable();
-        levels.into_iter().map(|l| self.var_at(super::node::Level(l))).collect()
+        levels
+            .into_iter()
+            .map(|l| self.var_at(super::node::Level(l)))
+            .collect()
     }
 }
 

@@ -56,7 +56,12 @@ impl VariableOrder for Geometric {
                     match self {
                         Geometric::ColumnWise => (1, c, r, v.slot),
                         Geometric::RowWise => (1, r, c, v.slot),
-                        Geometric::CenterOut => (1, (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32, r, v.slot),
+                        Geometric::CenterOut => (
+                            1,
+                            (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32,
+                            r,
+                            v.slot,
+                        ),
                     }
                 }
             }
@@ -79,7 +84,9 @@ impl VariableOrder for Custom {
     }
 
     fn arrange(&self, vars: &[StateVar], _size: BoardSize) -> Result<Vec<usize>> {
-        let invalid = |reason: String| Error::InvalidOrder { reason: format!("{}: {reason}", self.source) };
+        let invalid = |reason: String| Error::InvalidOrder {
+            reason: format!("{}: {reason}", self.source),
+        };
         let mut placed = vec![false; vars.len()];
         let mut out = Vec::with_capacity(vars.len());
         for name in &self.names {
@@ -93,7 +100,10 @@ impl VariableOrder for Custom {
         }
         if let Some(i) = placed.iter().position(|&p| !p) {
             let missing = placed.iter().filter(|&&p| !p).count();
-            return Err(invalid(format!("{missing} variables are missing, the first is '{}'", vars[i].name)));
+            return Err(invalid(format!(
+                "{missing} variables are missing, the first is '{}'",
+                vars[i].name
+            )));
         }
         Ok(out)
     }
@@ -107,7 +117,10 @@ pub enum OrderSpec {
     Paper,
     CenterOut,
     /// Names read from a file.
-    Custom { path: PathBuf, names: Vec<String> },
+    Custom {
+        path: PathBuf,
+        names: Vec<String>,
+    },
 }
 
 impl OrderSpec {
@@ -119,7 +132,12 @@ impl OrderSpec {
         match self {
             OrderSpec::Paper => "paper".into(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
-            other => other.resolve(BoardSize { width: 1, height: 1 }).name(),
+            other => other
+                .resolve(BoardSize {
+                    width: 1,
+                    height: 1,
+                })
+                .name(),
         }
     }
 
@@ -131,9 +149,10 @@ impl OrderSpec {
             OrderSpec::CenterOut => Box::new(Geometric::CenterOut),
             OrderSpec::Paper if size.height > size.width => Box::new(Geometric::RowWise),
             OrderSpec::Paper => Box::new(Geometric::ColumnWise),
-            OrderSpec::Custom { path, names } => {
-                Box::new(Custom { source: path.display().to_string(), names: names.clone() })
-            }
+            OrderSpec::Custom { path, names } => Box::new(Custom {
+                source: path.display().to_string(),
+                names: names.clone(),
+            }),
         }
     }
 
@@ -159,9 +178,15 @@ impl FromStr for OrderSpec {
                         OrderSpec::BUILT_IN.join(", ")
                     ));
                 };
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order file {path}: {e}"))?;
-                let names = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
-                Ok(OrderSpec::Custom { path: PathBuf::from(path), names: names.map(String::from).collect() })
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read order file {path}: {e}"))?;
+                let names = text
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|t| !t.is_empty());
+                Ok(OrderSpec::Custom {
+                    path: PathBuf::from(path),
+                    names: names.map(String::from).collect(),
+                })
             }
         }
     }

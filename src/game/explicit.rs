@@ -22,7 +22,11 @@ fn unpack(size: BoardSize, key: u128) -> Position {
 /// With `termination`, a position in which the player who just moved has four
 /// in a row is counted at its ply but not expanded (the paper's forward pass);
 /// without it, every position is expanded.
-pub fn layers(size: BoardSize, termination: bool, mut visit: impl FnMut(u32, &[u128])) -> Result<()> {
+pub fn layers(
+    size: BoardSize,
+    termination: bool,
+    mut visit: impl FnMut(u32, &[u128]),
+) -> Result<()> {
     if size.width as u32 * size.column_bits() > 64 {
         let reason = format!("the explicit enumerator supports boards of at most 64 bitboard bits, {size} needs more");
         return Err(Error::UnsupportedBoard { reason });
@@ -36,7 +40,11 @@ pub fn layers(size: BoardSize, termination: bool, mut visit: impl FnMut(u32, &[u
             if termination && p.has_four(p.to_move().other()) {
                 continue;
             }
-            next.extend((0..size.width).filter(|&c| p.can_play(c)).map(|c| pack(&p.play(c))));
+            next.extend(
+                (0..size.width)
+                    .filter(|&c| p.can_play(c))
+                    .map(|c| pack(&p.play(c))),
+            );
         }
         next.sort_unstable();
         next.dedup();
@@ -49,7 +57,9 @@ pub fn layers(size: BoardSize, termination: bool, mut visit: impl FnMut(u32, &[u
 /// Number of distinct positions at each ply `0..=cells`.
 pub fn count_plies(size: BoardSize, termination: bool) -> Result<Vec<u64>> {
     let mut counts = Vec::with_capacity(size.cells() as usize + 1);
-    layers(size, termination, |_, layer| counts.push(layer.len() as u64))?;
+    layers(size, termination, |_, layer| {
+        counts.push(layer.len() as u64)
+    })?;
     Ok(counts)
 }
 

@@ -52,7 +52,10 @@ pub struct ForwardOptions {
 
 impl Default for ForwardOptions {
     fn default() -> ForwardOptions {
-        ForwardOptions { image: ImageStrategy::Monolithic, terminal: TerminalStrategy::Whole }
+        ForwardOptions {
+            image: ImageStrategy::Monolithic,
+            terminal: TerminalStrategy::Whole,
+        }
     }
 }
 
@@ -97,7 +100,11 @@ impl ForwardSummary {
 }
 
 /// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
-fn with_retry(m: &mut Manager, roots: &[Bdd], mut op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Result<Bdd> {
+fn with_retry(
+    m: &mut Manager,
+    roots: &[Bdd],
+    mut op: impl FnMut(&mut Manager) -> Result<Bdd>,
+) -> Result<Bdd> {
     match op(m) {
         Err(Error::NodeLimit { .. }) => {
             m.gc(roots);
@@ -107,21 +114,27 @@ fn with_retry(m: &mut Manager, roots: &[Bdd], mut op: impl FnMut(&mut Manager) -
     }
 }
 
-/// The relations and terminal BDDs of both frames, pinned while alive.
-struct Rules {
+/// The relations and terminal BDDs of both frames, pinned from `build` until
+/// `release`.
+pub struct Transition {
     /// Per frame: the relations from that frame (one, or one per column).
     moves: [Vec<Bdd>; 2],
     /// Per frame: terminal BDDs (one whole BDD, or one per line; empty when off).
     terminal: [Vec<Bdd>; 2],
 }
 
-impl Rules {
-    fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Rules> {
+impl Transition {
+    /// Build (and pin) the relations and terminal BDDs of both frames.
+    pub fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Transition> {
         let mut moves = [Vec::new(), Vec::new()];
         let mut terminal = [Vec::new(), Vec::new()];
         for frame in [Frame::A, Frame::B] {
             let mut columns = space.column_moves(frame)?;
-            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
+            let lines = if opts.terminal == TerminalStrategy::Off {
+                Vec::new()
+            } else {
+                space.lines(frame)?
+            };
             terminal[frame.index()] = match opts.terminal {
                 TerminalStrategy::Whole | TerminalStrategy::Fused if !lines.is_empty() => {
                     vec![space.manager.or_all(&lines)?]
@@ -140,7 +153,7 @@ impl Rules {
                 ImageStrategy::Monolithic => vec![space.manager.or_all(&columns)?],
             };
         }
-        let rules = Rules { moves, terminal };
+        let rules = Transition { moves, terminal };
         for f in rules.all() {
             space.manager.pin(f);
         }
@@ -151,7 +164,8 @@ impl Rules {
         self.moves.iter().chain(&self.terminal).flatten().copied()
     }
 
-    fn release(self, m: &mut Manager) {
+    /// Unpin everything `build` pinned.
+    pub fn release(self, m: &mut Manager) {
         for f in self.all() {
             m.unpin(f);
         }
@@ -169,7 +183,7 @@ pub fn forward(
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     let start = Instant::now();
     let stats_before = space.manager.stats();
-    let rules = Rules::build(space, opts)?;
+    let rules = Transition::build(space, opts)?;
     let cells = space.size().cells();
     let mut plies = Vec::with_capacity(cells as usize + 1);
     let mut layers = Vec::new();
@@ -210,8 +224,8 @@ pub fn forward(
     Ok((summary, layers))
 }
 
-/// The states of the next ply from those of `frame`.
-fn step(space: &mut StateSpace, rules: &Rules, frame: Frame, states: Bdd) -> Result<Bdd> {
+/// The states of the next ply from the states `states` held in `frame`.
+pub fn step(space: &mut StateSpace, rules: &Transition, frame: Frame, states: Bdd) -> Result<Bdd> {
     let m = &mut space.manager;
     let set = space.layout.set(frame);
     let mut alive = states;

@@ -2,4 +2,7 @@
 
 pub mod forward;
 
-pub use forward::{forward, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy};
+pub use forward::{
+    forward, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy,
+    Transition,
+};

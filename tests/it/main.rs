@@ -4,5 +4,6 @@ mod bdd_gc;
 mod bdd_io;
 mod bdd_laws;
 mod bdd_random;
+mod cli;
 mod common;
 mod count;
