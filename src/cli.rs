@@ -30,6 +30,45 @@ pub struct Cli {
 pub enum Command {
     /// Count every reachable position of a board, ply by ply.
     Count(CountArgs),
+    /// Run an experiment spec (experiments/*.toml): every run in its own process,
+    /// results to results/<experiment>/<run-id>/; a rerun skips finished runs.
+    Sweep(SweepArgs),
+    /// Combine the result directories of sharded sweeps into one.
+    Merge(MergeArgs),
+    /// Run one run of a sweep (used by `sweep`; prints JSON lines).
+    #[command(hide = true)]
+    Worker {
+        #[arg(long)]
+        run: String,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// The experiment spec (TOML).
+    pub spec: PathBuf,
+    /// Run only slice i of n of the grid (1 <= i <= n), e.g. for a Slurm array job.
+    #[arg(long, value_parser = crate::experiment::parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Write into this directory (and resume it) instead of results/<experiment>/<run-id>/.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Root of the results archive.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// No progress bar and no per-run lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The directory to create with the merged results.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Result directories of the shards.
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
 }
 
 /// The board, as `--width` and `--height`.
@@ -138,7 +177,8 @@ struct CountRow<'a> {
     time_s: f64,
 }
 
-fn value_name<T: clap::ValueEnum>(v: &T) -> String {
+/// The command-line name of a value-enum value.
+pub fn value_name<T: clap::ValueEnum>(v: &T) -> String {
     v.to_possible_value()
         .map(|p| p.get_name().to_string())
         .unwrap_or_default()
@@ -148,6 +188,30 @@ fn value_name<T: clap::ValueEnum>(v: &T) -> String {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Count(args) => count(args),
+        Command::Sweep(args) => {
+            let opts = crate::experiment::SweepOptions {
+                spec: args.spec,
+                shard: args.shard,
+                out: args.out,
+                results: args.results,
+                quiet: args.quiet,
+            };
+            let report = crate::experiment::sweep(&opts, std::env::args().collect())?;
+            println!(
+                "{}: {} runs ran ({} ok), {} already finished",
+                report.dir.display(),
+                report.ran,
+                report.ok,
+                report.skipped
+            );
+            Ok(())
+        }
+        Command::Merge(args) => {
+            let n = crate::experiment::merge(&args.sources, &args.out)?;
+            println!("{}: {n} runs merged", args.out.display());
+            Ok(())
+        }
+        Command::Worker { run } => crate::experiment::worker::run(&run),
     }
 }
 

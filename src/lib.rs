@@ -19,6 +19,7 @@ pub mod bdd;
 pub mod cli;
 pub mod encoding;
 pub mod error;
+pub mod experiment;
 pub mod game;
 pub mod measure;
 pub mod search;

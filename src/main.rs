@@ -49,6 +49,7 @@ fn exit_status(err: &anyhow::Error) -> u8 {
             | Error::TooManyVars { .. },
         ) => EXIT_INPUT,
         _ if err.downcast_ref::<InputError>().is_some() => EXIT_INPUT,
+        _ if err.downcast_ref::<c4bdd::experiment::SpecError>().is_some() => EXIT_INPUT,
         _ => 1,
     }
 }

@@ -60,7 +60,7 @@ impl Default for ForwardOptions {
 }
 
 /// The record of one ply.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlyRecord {
     pub ply: u32,
     /// Positions at this ply (exact).

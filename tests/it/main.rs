@@ -7,3 +7,4 @@ mod bdd_random;
 mod cli;
 mod common;
 mod count;
+mod sweep;

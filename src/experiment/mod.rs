@@ -1,0 +1,12 @@
+//! Experiments: TOML specs expanded into runs, each run in a child process,
+//! results archived under `results/<experiment>/<run-id>/` as `runs.csv`,
+//! `plies.csv` and `meta.json`.
+
+pub mod meta;
+pub mod record;
+pub mod runner;
+pub mod spec;
+pub mod worker;
+
+pub use runner::{merge, parse_shard, sweep, SweepOptions, SweepReport};
+pub use spec::{ExperimentSpec, Pass, RunSpec, SpecError};

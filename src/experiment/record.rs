@@ -1,0 +1,173 @@
+//! Flat result rows (their field order is the CSV schema) and the CSV files
+//! of a sweep directory.
+//!
+//! Crash safety: rows are appended and flushed one at a time; a run's summary
+//! row in `runs.csv` is written (and synced) only after all its ply rows. On
+//! resume, `repair` cuts a torn last line from both files and drops the ply
+//! rows of runs without a summary row, so a sweep killed at any moment
+//! continues without losing or duplicating a finished row.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// One row of `runs.csv`: a finished run (whatever its status).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    pub run: String,
+    pub width: u8,
+    pub height: u8,
+    pub encoding: String,
+    pub order: String,
+    pub pass: String,
+    pub terminal: String,
+    pub image: String,
+    /// Total positions over all plies; empty unless the pass finished.
+    pub positions: Option<u128>,
+    /// Plies finished (their rows are in `plies.csv`).
+    pub plies: u32,
+    pub time_s: f64,
+    pub gc_share: f64,
+    /// Peak resident set size of the run's process, measured by the parent.
+    pub peak_rss_bytes: u64,
+    /// Most BDD nodes alive at once.
+    pub peak_nodes: u64,
+    /// ok, node-limit, time-limit, memory-limit or error.
+    pub status: String,
+    pub message: String,
+    pub max_nodes: u64,
+    pub time_limit_s: Option<f64>,
+    pub memory_limit_bytes: Option<f64>,
+    pub gc_min_live: u64,
+    pub gc_growth: f64,
+    pub cache_ratio: u64,
+}
+
+/// One row of `plies.csv`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlyRow {
+    pub run: String,
+    pub ply: u32,
+    pub states: u128,
+    pub bdd_nodes: u64,
+    pub live_nodes: u64,
+    pub time_s: f64,
+}
+
+/// An append-only CSV file with a fixed header.
+pub struct CsvLog {
+    path: PathBuf,
+    writer: csv::Writer<File>,
+}
+
+impl CsvLog {
+    /// Open `path` for appending, writing the header of `T` if the file is new.
+    pub fn open(path: &Path) -> Result<CsvLog> {
+        let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(!exists)
+            .from_writer(file);
+        Ok(CsvLog {
+            path: path.to_path_buf(),
+            writer,
+        })
+    }
+
+    /// Append one row and flush it to the operating system.
+    pub fn append<T: Serialize>(&mut self, row: &T) -> Result<()> {
+        self.writer
+            .serialize(row)
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.writer
+            .flush()
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+
+    /// Append one row, flush it and wait until it is on disk.
+    pub fn append_durable<T: Serialize>(&mut self, row: &T) -> Result<()> {
+        self.append(row)?;
+        self.writer
+            .get_ref()
+            .sync_data()
+            .with_context(|| format!("cannot sync {}", self.path.display()))
+    }
+}
+
+/// Read every row of a CSV file.
+pub fn read_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut rows = Vec::new();
+    for (i, row) in reader.deserialize().enumerate() {
+        rows.push(row.with_context(|| format!("{}: malformed row {}", path.display(), i + 2))?);
+    }
+    Ok(rows)
+}
+
+/// Cut a torn last line (no final newline) from a file, if any.
+fn cut_torn_line(path: &Path) -> Result<()> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(());
+    };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new().write(true).open(path)?;
+    file.set_len(keep as u64)?;
+    file.sync_data()?;
+    Ok(())
+}
+
+/// Make a sweep directory consistent after an interruption; returns the keys
+/// of the finished runs.
+pub fn repair(dir: &Path) -> Result<HashSet<String>> {
+    let runs_path = dir.join("runs.csv");
+    let plies_path = dir.join("plies.csv");
+    cut_torn_line(&runs_path)?;
+    cut_torn_line(&plies_path)?;
+    let finished: HashSet<String> = if runs_path.exists() {
+        read_rows::<RunRow>(&runs_path)?
+            .into_iter()
+            .map(|r| r.run)
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    if plies_path.exists() {
+        // Keep the header and the rows of finished runs.
+        let mut reader = csv::Reader::from_path(&plies_path)?;
+        let header = reader.headers()?.clone();
+        let mut kept = Vec::new();
+        let mut dropped = false;
+        for record in reader.records() {
+            let record =
+                record.with_context(|| format!("{}: malformed row", plies_path.display()))?;
+            if finished.contains(record.get(0).unwrap_or("")) {
+                kept.push(record);
+            } else {
+                dropped = true;
+            }
+        }
+        if dropped {
+            let tmp = dir.join("plies.csv.tmp");
+            let mut w = csv::Writer::from_path(&tmp)?;
+            w.write_record(&header)?;
+            for record in &kept {
+                w.write_record(record)?;
+            }
+            w.flush()?;
+            w.get_ref().sync_all()?;
+            std::fs::rename(&tmp, &plies_path)?;
+        }
+    }
+    Ok(finished)
+}

@@ -1,0 +1,322 @@
+//! Experiment specs (TOML): a grid of boards × encodings × orders × passes ×
+//! strategies, with per-run limits and manager settings, expanded into runs.
+//!
+//! ```toml
+//! name = "quick"
+//! description = "Table 1 boards that finish in seconds"
+//! [grid]
+//! widths = [4, 5, 6]          # crossed with heights, filtered by max_cells
+//! heights = [4, 5]
+//! max_cells = 25
+//! boards = ["7x4"]            # added as they are
+//! encodings = ["compressed"]  # default: compressed
+//! orders = ["paper"]          # default: paper
+//! passes = ["count"]          # default: count
+//! terminal = ["whole"]        # default: whole (off = no termination)
+//! image = ["monolithic"]      # default: monolithic
+//! [limits]
+//! time_s = 600                # wall time per run; the run is killed after it
+//! max_nodes = 100_000_000     # node limit per run
+//! memory_bytes = 20e9         # address-space limit per run
+//! [manager]
+//! gc_growth = 2.0
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bdd::Config;
+use crate::encoding::{EncodingKind, OrderSpec};
+use crate::game::{BoardSize, MAX_SIDE};
+use crate::search::{ImageStrategy, TerminalStrategy};
+
+/// A spec that cannot be used; the message names the file and the key.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct SpecError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// A search pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pass {
+    /// The forward pass: positions per ply.
+    Count,
+}
+
+impl Pass {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::Count => "count",
+        }
+    }
+}
+
+/// The spec file as written.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentSpec {
+    /// Experiment name: results go to `results/<name>/`.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub grid: Grid,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub manager: ManagerSettings,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    #[serde(default)]
+    pub widths: Vec<u32>,
+    #[serde(default)]
+    pub heights: Vec<u32>,
+    /// Keep only crossed boards with at most this many cells.
+    pub max_cells: Option<u32>,
+    /// Boards added as given, `"WxH"`.
+    #[serde(default)]
+    pub boards: Vec<String>,
+    #[serde(default = "default_encodings")]
+    pub encodings: Vec<EncodingKind>,
+    #[serde(default = "default_orders")]
+    pub orders: Vec<String>,
+    #[serde(default = "default_passes")]
+    pub passes: Vec<Pass>,
+    #[serde(default = "default_terminal")]
+    pub terminal: Vec<TerminalStrategy>,
+    #[serde(default = "default_image")]
+    pub image: Vec<ImageStrategy>,
+}
+
+fn default_encodings() -> Vec<EncodingKind> {
+    vec![EncodingKind::Compressed]
+}
+fn default_orders() -> Vec<String> {
+    vec!["paper".into()]
+}
+fn default_passes() -> Vec<Pass> {
+    vec![Pass::Count]
+}
+fn default_terminal() -> Vec<TerminalStrategy> {
+    vec![TerminalStrategy::Whole]
+}
+fn default_image() -> Vec<ImageStrategy> {
+    vec![ImageStrategy::Monolithic]
+}
+
+/// Per-run limits; a run that reaches one is recorded with that status.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    pub time_s: Option<f64>,
+    pub max_nodes: Option<usize>,
+    pub memory_bytes: Option<f64>,
+}
+
+/// Manager settings shared by all runs of a spec.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ManagerSettings {
+    pub gc_min_live: usize,
+    pub gc_growth: f64,
+    pub cache_ratio: usize,
+}
+
+impl Default for ManagerSettings {
+    fn default() -> ManagerSettings {
+        let c = Config::default();
+        ManagerSettings {
+            gc_min_live: c.gc_min_live,
+            gc_growth: c.gc_growth,
+            cache_ratio: c.cache_ratio,
+        }
+    }
+}
+
+/// One run of a sweep: everything a worker needs, and the row's identity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    pub width: u8,
+    pub height: u8,
+    pub encoding: EncodingKind,
+    pub order: String,
+    pub pass: Pass,
+    pub terminal: TerminalStrategy,
+    pub image: ImageStrategy,
+    pub limits: Limits,
+    pub manager: ManagerSettings,
+}
+
+impl RunSpec {
+    /// The run's key in results: `WxH/encoding/order/pass/terminal/image`.
+    pub fn key(&self) -> String {
+        format!(
+            "{}x{}/{}/{}/{}/{}/{}",
+            self.width,
+            self.height,
+            self.encoding.name(),
+            self.order,
+            self.pass.name(),
+            crate::cli::value_name(&self.terminal),
+            crate::cli::value_name(&self.image)
+        )
+    }
+
+    pub fn size(&self) -> BoardSize {
+        BoardSize {
+            width: self.width,
+            height: self.height,
+        }
+    }
+
+    /// The manager configuration of this run.
+    pub fn config(&self) -> Config {
+        Config {
+            max_nodes: self.limits.max_nodes.unwrap_or(Config::default().max_nodes),
+            gc_min_live: self.manager.gc_min_live,
+            gc_growth: self.manager.gc_growth,
+            cache_ratio: self.manager.cache_ratio,
+            ..Config::default()
+        }
+    }
+}
+
+/// Parse a board written `WxH`.
+fn parse_board(text: &str) -> Option<(u32, u32)> {
+    let (w, h) = text.trim().split_once(['x', 'X'])?;
+    Some((w.trim().parse().ok()?, h.trim().parse().ok()?))
+}
+
+impl ExperimentSpec {
+    /// Read and validate a spec file.
+    pub fn load(path: &Path) -> Result<ExperimentSpec, SpecError> {
+        let err = |message: String| SpecError {
+            path: path.to_path_buf(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+        let spec: ExperimentSpec = toml::from_str(&text).map_err(|e| {
+            let first = e
+                .message()
+                .lines()
+                .next()
+                .unwrap_or("invalid TOML")
+                .to_string();
+            let line = e.span().map(|s| text[..s.start].lines().count().max(1));
+            err(match line {
+                Some(l) => format!("line {l}: {first}"),
+                None => first,
+            })
+        })?;
+        spec.runs().map_err(err)?;
+        Ok(spec)
+    }
+
+    /// The boards of the grid, in order, without duplicates.
+    fn boards(&self) -> Result<Vec<BoardSize>, String> {
+        let g = &self.grid;
+        let check = |key: &str, v: u32| {
+            if v == 0 || v > MAX_SIDE as u32 {
+                Err(format!("grid.{key}: {v} is outside 1..={MAX_SIDE}"))
+            } else {
+                Ok(v)
+            }
+        };
+        let mut out = Vec::new();
+        for &w in &g.widths {
+            check("widths", w)?;
+            for &h in &g.heights {
+                check("heights", h)?;
+                if g.max_cells.is_none_or(|m| w * h <= m) {
+                    out.push(BoardSize::new(w, h).map_err(|e| e.to_string())?);
+                }
+            }
+        }
+        if g.widths.is_empty() != g.heights.is_empty() {
+            return Err("grid.widths and grid.heights must be given together".into());
+        }
+        for text in &g.boards {
+            let (w, h) = parse_board(text)
+                .ok_or_else(|| format!("grid.boards: '{text}' is not a board like 7x6"))?;
+            check("boards", w)?;
+            check("boards", h)?;
+            out.push(BoardSize::new(w, h).map_err(|e| e.to_string())?);
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|b| seen.insert(*b));
+        Ok(out)
+    }
+
+    /// Expand the grid into runs (board-major, so small boards come first
+    /// when the grid lists them first). Errors name the key.
+    pub fn runs(&self) -> Result<Vec<RunSpec>, String> {
+        let g = &self.grid;
+        let boards = self.boards()?;
+        for order in &g.orders {
+            order
+                .parse::<OrderSpec>()
+                .map_err(|e| format!("grid.orders: {e}"))?;
+        }
+        let lists = [
+            ("boards", boards.len()),
+            ("encodings", g.encodings.len()),
+            ("orders", g.orders.len()),
+            ("passes", g.passes.len()),
+            ("terminal", g.terminal.len()),
+            ("image", g.image.len()),
+        ];
+        if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
+            return Err(format!("grid.{key} is empty: the grid has no runs"));
+        }
+        let l = &self.limits;
+        if l.time_s.is_some_and(|t| t.is_nan() || t <= 0.0) {
+            return Err("limits.time_s must be positive".into());
+        }
+        if l.memory_bytes.is_some_and(|m| m.is_nan() || m < 1e6) {
+            return Err("limits.memory_bytes must be at least 1e6".into());
+        }
+        if l.max_nodes.is_some_and(|n| n < 16) {
+            return Err("limits.max_nodes must be at least 16".into());
+        }
+        if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
+            return Err(format!(
+                "manager.gc_growth: {} must be at least 1",
+                self.manager.gc_growth
+            ));
+        }
+        if self.manager.cache_ratio == 0 {
+            return Err("manager.cache_ratio must be at least 1".into());
+        }
+        let mut runs = Vec::new();
+        for b in &boards {
+            for &encoding in &g.encodings {
+                for order in &g.orders {
+                    for &pass in &g.passes {
+                        for &terminal in &g.terminal {
+                            for &image in &g.image {
+                                runs.push(RunSpec {
+                                    width: b.width,
+                                    height: b.height,
+                                    encoding,
+                                    order: order.clone(),
+                                    pass,
+                                    terminal,
+                                    image,
+                                    limits: self.limits.clone(),
+                                    manager: self.manager.clone(),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(runs)
+    }
+}

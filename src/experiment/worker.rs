@@ -1,0 +1,83 @@
+//! The child side of a sweep: run one `RunSpec` and report on stdout, one
+//! JSON line per ply and a final line with the totals.
+
+use std::io::Write;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use super::spec::{Pass, RunSpec};
+use crate::encoding::{OrderSpec, StateSpace};
+use crate::search::{forward, ForwardOptions, PlyRecord};
+
+/// Totals of a run, finished or stopped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub positions: Option<u128>,
+    pub time_s: f64,
+    pub gc_s: f64,
+    pub peak_nodes: u64,
+}
+
+/// One line of the worker's output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Line {
+    Ply(PlyRecord),
+    /// The run finished.
+    Done(Totals),
+    /// The run stopped with an error (reported on stderr); what it had reached.
+    Stopped(Totals),
+}
+
+fn emit(line: &Line) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, line)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Run one spec given as JSON; errors go to the caller (and so to stderr and
+/// the exit status).
+pub fn run(json: &str) -> Result<()> {
+    let spec: RunSpec = serde_json::from_str(json)?;
+    let order: OrderSpec = spec.order.parse().map_err(anyhow::Error::msg)?;
+    let start = std::time::Instant::now();
+    let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config())?;
+    match spec.pass {
+        Pass::Count => {
+            let opts = ForwardOptions {
+                image: spec.image,
+                terminal: spec.terminal,
+            };
+            let mut write_error = None;
+            let result = forward(&mut space, &opts, false, |r| {
+                if write_error.is_none() {
+                    write_error = emit(&Line::Ply(*r)).err();
+                }
+            });
+            if let Some(e) = write_error {
+                return Err(e);
+            }
+            match result {
+                Ok((summary, _)) => emit(&Line::Done(Totals {
+                    positions: Some(summary.positions),
+                    time_s: summary.time_s,
+                    gc_s: summary.gc_s,
+                    peak_nodes: summary.peak_nodes,
+                })),
+                Err(e) => {
+                    let stats = space.manager.stats();
+                    emit(&Line::Stopped(Totals {
+                        positions: None,
+                        time_s: start.elapsed().as_secs_f64(),
+                        gc_s: stats.gc_time.as_secs_f64(),
+                        peak_nodes: stats.peak_live,
+                    }))?;
+                    Err(e.into())
+                }
+            }
+        }
+    }
+}
