@@ -94,7 +94,7 @@ pub struct EncodingArgs {
     /// State encoding: cellwise (alias standard; 2 variables per cell) or compressed (bitboard-style).
     #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
     pub encoding: EncodingKind,
-    /// Variable order: column-wise, row-wise, paper (column-wise unless taller than wide),
+    /// Variable order: column-wise, row-wise, paper (column-wise; row-wise for cellwise on boards taller than wide),
     /// center-out (columns from the centre outwards), or custom:FILE (variable names in level order).
     #[arg(long, default_value = "column-wise")]
     pub order: OrderSpec,

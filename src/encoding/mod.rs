@@ -205,7 +205,7 @@ impl StateSpace {
     ) -> Result<StateSpace> {
         let encoding = kind.build(size);
         let state_vars = encoding.state_vars();
-        let arranged = order.arrange(&state_vars, size)?;
+        let arranged = order.arrange(&state_vars, size, kind)?;
         let n = state_vars.len();
         let mut manager = Manager::new(config);
         let all = manager.add_vars(2 * n)?;

@@ -5,8 +5,8 @@
 //! board geometry, so each works with every encoding:
 //! - `column-wise`: column by column from the left, rows bottom up;
 //! - `row-wise`: row by row from the bottom, columns from the left;
-//! - `paper`: the paper's Table 1 setting, column-wise unless the board is
-//!   taller than wide, then row-wise;
+//! - `paper`: the paper's artifact setting: column-wise, except row-wise for
+//!   the cellwise encoding on boards taller than wide (its Table 1 runs);
 //! - `center-out` (ours): column-wise, but columns in order of distance from
 //!   the centre (centre first, left before right), rows bottom up;
 //! - `custom:FILE`: the variable names listed in FILE (whitespace or comma
@@ -15,7 +15,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::StateVar;
+use super::{EncodingKind, StateVar};
 use crate::error::{Error, Result};
 use crate::game::BoardSize;
 
@@ -133,21 +133,26 @@ impl OrderSpec {
             OrderSpec::Paper => "paper".into(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
             other => other
-                .resolve(BoardSize {
-                    width: 1,
-                    height: 1,
-                })
+                .resolve(
+                    BoardSize {
+                        width: 1,
+                        height: 1,
+                    },
+                    EncodingKind::Compressed,
+                )
                 .name(),
         }
     }
 
-    /// The order to use on a board.
-    pub fn resolve(&self, size: BoardSize) -> Box<dyn VariableOrder> {
+    /// The order to use on a board with an encoding.
+    pub fn resolve(&self, size: BoardSize, encoding: EncodingKind) -> Box<dyn VariableOrder> {
         match self {
             OrderSpec::ColumnWise => Box::new(Geometric::ColumnWise),
             OrderSpec::RowWise => Box::new(Geometric::RowWise),
             OrderSpec::CenterOut => Box::new(Geometric::CenterOut),
-            OrderSpec::Paper if size.height > size.width => Box::new(Geometric::RowWise),
+            OrderSpec::Paper if size.height > size.width && encoding == EncodingKind::Cellwise => {
+                Box::new(Geometric::RowWise)
+            }
             OrderSpec::Paper => Box::new(Geometric::ColumnWise),
             OrderSpec::Custom { path, names } => Box::new(Custom {
                 source: path.display().to_string(),
@@ -157,8 +162,13 @@ impl OrderSpec {
     }
 
     /// Arrange an encoding's variables for a board.
-    pub fn arrange(&self, vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>> {
-        self.resolve(size).arrange(vars, size)
+    pub fn arrange(
+        &self,
+        vars: &[StateVar],
+        size: BoardSize,
+        encoding: EncodingKind,
+    ) -> Result<Vec<usize>> {
+        self.resolve(size, encoding).arrange(vars, size)
     }
 }
 
