@@ -20,16 +20,8 @@ fn exactly_k(m: &mut Manager, x: &[Var], k: usize) -> Bdd {
         let (pos, neg) = (m.literal(v, true).unwrap(), m.literal(v, false).unwrap());
         let mut next = Vec::with_capacity(counts.len() + 1);
         for j in 0..=counts.len() {
-            let stay = if j < counts.len() {
-                m.and(counts[j], neg).unwrap()
-            } else {
-                Bdd::FALSE
-            };
-            let step = if j > 0 {
-                m.and(counts[j - 1], pos).unwrap()
-            } else {
-                Bdd::FALSE
-            };
+            let stay = if j < counts.len() { m.and(counts[j], neg).unwrap() } else { Bdd::FALSE };
+            let step = if j > 0 { m.and(counts[j - 1], pos).unwrap() } else { Bdd::FALSE };
             next.push(m.or(stay, step).unwrap());
         }
         counts = next;
@@ -81,10 +73,7 @@ fn quantification(c: &mut Criterion) {
         let f = exactly_k(&mut m, &xs, n / 2);
         let mut rel = m.literal(ys[0], false).unwrap();
         for i in (1..n).rev() {
-            let (a, b) = (
-                m.literal(xs[i - 1], true).unwrap(),
-                m.literal(ys[i], true).unwrap(),
-            );
+            let (a, b) = (m.literal(xs[i - 1], true).unwrap(), m.literal(ys[i], true).unwrap());
             let same = m.iff(a, b).unwrap();
             rel = m.and(rel, same).unwrap();
         }
@@ -153,11 +142,5 @@ fn image_step(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    apply_ops,
-    quantification,
-    garbage_collection,
-    image_step
-);
+criterion_group!(benches, apply_ops, quantification, garbage_collection, image_step);
 criterion_main!(benches);

@@ -120,10 +120,7 @@ pub struct ManagerArgs {
 impl ManagerArgs {
     pub fn config(&self) -> Result<Config> {
         if !(self.gc_growth.is_finite() && self.gc_growth >= 1.0) {
-            let msg = format!(
-                "invalid value '{}' for '--gc-growth': must be a number >= 1",
-                self.gc_growth
-            );
+            let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
             return Err(InputError(msg).into());
         }
         Ok(Config {
@@ -179,9 +176,7 @@ struct CountRow<'a> {
 
 /// The command-line name of a value-enum value.
 pub fn value_name<T: clap::ValueEnum>(v: &T) -> String {
-    v.to_possible_value()
-        .map(|p| p.get_name().to_string())
-        .unwrap_or_default()
+    v.to_possible_value().map(|p| p.get_name().to_string()).unwrap_or_default()
 }
 
 /// Run a parsed command line.
@@ -217,22 +212,14 @@ pub fn run(cli: Cli) -> Result<()> {
 
 fn count(args: CountArgs) -> Result<()> {
     let size = args.board.size()?;
-    let terminal = if args.no_termination {
-        TerminalStrategy::Off
-    } else {
-        args.terminal
-    };
-    let opts = ForwardOptions {
-        image: args.image,
-        terminal,
-    };
+    let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
+    let opts = ForwardOptions { image: args.image, terminal };
     let config = args.manager.config()?;
     // Open the CSV before any work, so a bad path fails at once.
     let mut csv = match &args.csv {
         Some(path) => {
-            let file = File::create(path).map_err(|e| {
-                InputError(format!("cannot write --csv file {}: {e}", path.display()))
-            })?;
+            let file = File::create(path)
+                .map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
             Some(csv::Writer::from_writer(file))
         }
         None => None,
@@ -240,22 +227,13 @@ fn count(args: CountArgs) -> Result<()> {
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     let order = space.order_name.clone();
     let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
-    println!(
-        "board {size}, encoding {}, order {order}, image {image}, terminal {term}",
-        args.encoding.encoding
-    );
-    println!(
-        "{:>4} {:>22} {:>12} {:>12} {:>9}",
-        "ply", "states", "bdd_nodes", "live_nodes", "time_s"
-    );
+    println!("board {size}, encoding {}, order {order}, image {image}, terminal {term}", args.encoding.encoding);
+    println!("{:>4} {:>22} {:>12} {:>12} {:>9}", "ply", "states", "bdd_nodes", "live_nodes", "time_s");
     let mut csv_error = None;
     let mut finished = None;
     let on_ply = |r: &PlyRecord| {
         finished = Some(r.ply);
-        println!(
-            "{:>4} {:>22} {:>12} {:>12} {:>9.3}",
-            r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s
-        );
+        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
         if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
             let row = CountRow {
@@ -271,10 +249,7 @@ fn count(args: CountArgs) -> Result<()> {
                 live_nodes: r.live_nodes,
                 time_s: r.time_s,
             };
-            if let Err(e) = w
-                .serialize(row)
-                .and_then(|_| w.flush().map_err(csv::Error::from))
-            {
+            if let Err(e) = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)) {
                 csv_error = Some(e);
             }
         }
@@ -287,9 +262,7 @@ fn count(args: CountArgs) -> Result<()> {
     if let Some(e) = csv_error {
         return Err(e).context("cannot write the --csv file");
     }
-    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| {
-        format!("{:.1} MB", b as f64 / 1e6)
-    });
+    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
     println!("total positions: {}", summary.positions);
     println!(
         "time {:.3} s, GC {:.1}% ({} runs), peak live nodes {}, peak RSS {rss}",

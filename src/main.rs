@@ -20,10 +20,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line naming the bad value; clap's hint lines are dropped.
             let text = e.render().to_string();
-            eprintln!(
-                "{}",
-                text.lines().next().unwrap_or("error: invalid arguments")
-            );
+            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
             return ExitCode::from(EXIT_INPUT);
         }
     };

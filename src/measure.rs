@@ -13,11 +13,6 @@ pub fn rss_bytes() -> Option<u64> {
 fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(name))?;
-    let kb: u64 = line[name.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
+    let kb: u64 = line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
     Some(kb * 1024)
 }

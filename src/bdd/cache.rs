@@ -107,10 +107,7 @@ impl Cache {
     /// A cache of `len` entries, rounded up to a power of two (at least 256).
     pub fn new(len: usize) -> Cache {
         let len = len.next_power_of_two().max(256);
-        Cache {
-            entries: super::memory::filled(len, Entry::default()),
-            shift: 64 - len.trailing_zeros(),
-        }
+        Cache { entries: super::memory::filled(len, Entry::default()), shift: 64 - len.trailing_zeros() }
     }
 
     pub fn len(&self) -> usize {
@@ -130,13 +127,7 @@ impl Cache {
     #[inline]
     pub fn put(&mut self, op: Op, a: u32, b: u32, c: u32, result: u32) {
         let i = slot(op as u32, a, b, c, self.shift);
-        self.entries[i] = Entry {
-            op: op as u32,
-            a,
-            b,
-            c,
-            result,
-        };
+        self.entries[i] = Entry { op: op as u32, a, b, c, result };
     }
 
     /// Grow to `len` entries (a power of two), keeping what still fits.
@@ -145,10 +136,7 @@ impl Cache {
         if len == self.entries.len() {
             return;
         }
-        let old = std::mem::replace(
-            &mut self.entries,
-            super::memory::filled(len, Entry::default()),
-        );
+        let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
         self.shift = 64 - len.trailing_zeros();
         for e in old.into_iter().filter(|e| e.op != 0) {
             self.entries[slot(e.op, e.a, e.b, e.c, self.shift)] = e;
@@ -179,9 +167,7 @@ impl Cache {
 
     /// Index of the first entry that mentions a node for which `live` is false.
     pub fn first_stale(&self, live: impl Fn(u32) -> bool) -> Option<usize> {
-        self.entries
-            .iter()
-            .position(|e| e.op != 0 && !Self::entry_live(e, &live))
+        self.entries.iter().position(|e| e.op != 0 && !Self::entry_live(e, &live))
     }
 
     fn entry_live(e: &Entry, live: &impl Fn(u32) -> bool) -> bool {

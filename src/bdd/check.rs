@@ -27,35 +27,19 @@ impl Manager {
                 continue;
             }
             if n.level as usize >= self.var_count() {
-                return Err(format!(
-                    "node {i} has level {} of {} variables",
-                    n.level,
-                    self.var_count()
-                ));
+                return Err(format!("node {i} has level {} of {} variables", n.level, self.var_count()));
             }
             if !live(n.low) || !live(n.high) {
-                return Err(format!(
-                    "node {i} has a freed or invalid child ({}, {})",
-                    n.low, n.high
-                ));
+                return Err(format!("node {i} has a freed or invalid child ({}, {})", n.low, n.high));
             }
             if n.low == n.high {
-                return Err(format!(
-                    "node {i} is redundant: both children are {}",
-                    n.low
-                ));
+                return Err(format!("node {i} is redundant: both children are {}", n.low));
             }
             if n.level >= self.level(n.low) || n.level >= self.level(n.high) {
-                return Err(format!(
-                    "node {i} at level {} is not above its children",
-                    n.level
-                ));
+                return Err(format!("node {i} at level {} is not above its children", n.level));
             }
             if !triples.insert((n.level, n.low, n.high)) {
-                return Err(format!(
-                    "node {i} duplicates another node ({}, {}, {})",
-                    n.level, n.low, n.high
-                ));
+                return Err(format!("node {i} duplicates another node ({}, {}, {})", n.level, n.low, n.high));
             }
             if !self.table.is_in_chain(i as u32) {
                 return Err(format!("node {i} is missing from its unique-table chain"));

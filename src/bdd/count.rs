@@ -67,9 +67,7 @@ impl Manager {
                 let base = if c <= 1 { c as u128 } else { memo[&c] };
                 shl_exact(base, rank_of(self.level(c)) - own - 1)
             };
-            let count = part(n.low)
-                .checked_add(part(n.high))
-                .expect("sat_count overflows u128");
+            let count = part(n.low).checked_add(part(n.high)).expect("sat_count overflows u128");
             memo.insert(g, count);
         }
         let base = if f.0 <= 1 { f.0 as u128 } else { memo[&f.0] };
@@ -104,11 +102,7 @@ impl Manager {
         while g > 1 {
             let n = self.node(g);
             let var = self.var_at(super::node::Level(n.level));
-            g = if assignment[var.0 as usize] {
-                n.high
-            } else {
-                n.low
-            };
+            g = if assignment[var.0 as usize] { n.high } else { n.low };
         }
         g == 1
     }
@@ -127,10 +121,7 @@ impl Manager {
         }
         let mut levels: Vec<u32> = levels.into_iter().collect();
         levels.sort_unstable();
-        levels
-            .into_iter()
-            .map(|l| self.var_at(super::node::Level(l)))
-            .collect()
+        levels.into_iter().map(|l| self.var_at(super::node::Level(l))).collect()
     }
 }
 

@@ -20,12 +20,7 @@ impl Manager {
         let slots = self.table.slots();
         let mut marked = vec![0u64; slots.div_ceil(64)];
         marked[0] |= 0b11;
-        let mut stack: Vec<u32> = self
-            .pins
-            .keys()
-            .copied()
-            .chain(roots.iter().map(|r| r.0))
-            .collect();
+        let mut stack: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
         while let Some(f) = stack.pop() {
             let (word, bit) = (f as usize / 64, 1u64 << (f % 64));
             if marked[word] & bit == 0 {
@@ -43,17 +38,8 @@ impl Manager {
         self.stats.gc_runs += 1;
         self.stats.gc_freed += freed;
         self.stats.gc_time += time;
-        self.gc_next = self
-            .config
-            .gc_min_live
-            .max((live_after as f64 * self.config.gc_growth) as usize);
-        GcReport {
-            live_before,
-            live_after,
-            freed,
-            cache_kept,
-            time,
-        }
+        self.gc_next = self.config.gc_min_live.max((live_after as f64 * self.config.gc_growth) as usize);
+        GcReport { live_before, live_after, freed, cache_kept, time }
     }
 
     /// Collect if the live node count has reached the policy's threshold

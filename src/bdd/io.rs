@@ -91,13 +91,11 @@ fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
 }
 
 impl Manager {
-    /// Write `roots` (and every node below them) to a stream.
-    pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<()> {
+    /// Write `roots` (and every node below them) to a stream; returns the
+    /// CRC-32 stored at its end.
+    pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
         let order = self.postorder(roots);
-        let mut w = Crc {
-            inner: out,
-            hasher: crc32fast::Hasher::new(),
-        };
+        let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         w.write_all(MAGIC)?;
         w.write_all(&FORMAT_VERSION.to_le_bytes())?;
         w.write_all(&(self.var_count() as u32).to_le_bytes())?;
@@ -124,7 +122,8 @@ impl Manager {
         let crc = w.hasher.finalize();
         let mut out = w.inner;
         out.write_all(&crc.to_le_bytes())?;
-        out.flush()
+        out.flush()?;
+        Ok(crc)
     }
 
     /// Internal nodes reachable from `roots`, children before parents.
@@ -153,10 +152,7 @@ impl Manager {
     /// Read BDDs written by [`Manager::save_to`] into this manager. The
     /// manager must have the same number of variables and the same order.
     pub fn load_from(&mut self, input: impl Read) -> std::result::Result<Vec<Bdd>, LoadError> {
-        let mut r = Crc {
-            inner: input,
-            hasher: crc32fast::Hasher::new(),
-        };
+        let mut r = Crc { inner: input, hasher: crc32fast::Hasher::new() };
         let bad = |s: String| Err(LoadError::Bad(s));
         let mut magic = [0u8; 8];
         r.read_exact(&mut magic)?;
@@ -165,23 +161,16 @@ impl Manager {
         }
         let version = read_u32(&mut r)?;
         if version != FORMAT_VERSION {
-            return bad(format!(
-                "format version {version}, this build reads version {FORMAT_VERSION}"
-            ));
+            return bad(format!("format version {version}, this build reads version {FORMAT_VERSION}"));
         }
         let vars = read_u32(&mut r)? as usize;
         if vars != self.var_count() {
-            return bad(format!(
-                "file has {vars} variables, the manager has {}",
-                self.var_count()
-            ));
+            return bad(format!("file has {vars} variables, the manager has {}", self.var_count()));
         }
         for level in 0..vars {
             let v = read_u32(&mut r)?;
             if v != self.var_at(Level(level as u32)).0 {
-                return bad(format!(
-                    "variable order differs at level {level} (file has variable {v})"
-                ));
+                return bad(format!("variable order differs at level {level} (file has variable {v})"));
             }
         }
         let count = read_u64(&mut r)?;
@@ -199,18 +188,14 @@ impl Manager {
             let (var, low, high) = (word(0), word(4), word(8));
             let here = k + 2;
             if var as usize >= vars || low as u64 >= here || high as u64 >= here || low == high {
-                return bad(format!(
-                    "node {here} is malformed (var {var}, low {low}, high {high})"
-                ));
+                return bad(format!("node {here} is malformed (var {var}, low {low}, high {high})"));
             }
             let level = self.level_of(Var(var)).0;
             let ((lo, lo_level), (hi, hi_level)) = (map[low as usize], map[high as usize]);
             if level >= lo_level || level >= hi_level {
                 return bad(format!("node {here} breaks the variable order"));
             }
-            let id = self
-                .mk(level, lo, hi)
-                .map_err(|_| LoadError::Limit(self.limit_error()))?;
+            let id = self.mk(level, lo, hi).map_err(|_| LoadError::Limit(self.limit_error()))?;
             map.push((id, level));
         }
         let mut roots = Vec::with_capacity(root_count.min(1 << 20) as usize);
@@ -224,9 +209,7 @@ impl Manager {
         let expected = r.hasher.clone().finalize();
         let stored = read_u32(&mut r.inner)?;
         if stored != expected {
-            return bad(format!(
-                "checksum mismatch (stored {stored:08x}, computed {expected:08x})"
-            ));
+            return bad(format!("checksum mismatch (stored {stored:08x}, computed {expected:08x})"));
         }
         let mut extra = [0u8; 1];
         if r.inner.read(&mut extra)? != 0 {
@@ -236,42 +219,32 @@ impl Manager {
     }
 
     /// Save `roots` to `path` atomically: write a temporary file beside it,
-    /// flush it to disk, then rename it over `path`.
-    pub fn save(&self, roots: &[Bdd], path: &Path) -> Result<()> {
-        let io_err = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+    /// flush it to disk, then rename it over `path`. Returns the file's CRC-32.
+    pub fn save(&self, roots: &[Bdd], path: &Path) -> Result<u32> {
+        let io_err = |source| Error::Io { path: path.to_path_buf(), source };
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = std::path::PathBuf::from(tmp);
         let file = File::create(&tmp).map_err(io_err)?;
         let mut w = BufWriter::with_capacity(1 << 20, file);
-        let written = self.save_to(roots, &mut w).and_then(|_| w.flush());
-        let synced = written.and_then(|_| w.get_ref().sync_all());
-        if let Err(e) = synced.and_then(|_| std::fs::rename(&tmp, path)) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io_err(e));
+        let written = self.save_to(roots, &mut w).and_then(|crc| w.flush().map(|_| crc));
+        let synced = written.and_then(|crc| w.get_ref().sync_all().map(|_| crc));
+        match synced.and_then(|crc| std::fs::rename(&tmp, path).map(|_| crc)) {
+            Ok(crc) => Ok(crc),
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                Err(io_err(e))
+            }
         }
-        Ok(())
     }
 
     /// Load BDDs saved by [`Manager::save`]; errors name the file.
     pub fn load(&mut self, path: &Path) -> Result<Vec<Bdd>> {
-        let file = File::open(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         match self.load_from(BufReader::with_capacity(1 << 20, file)) {
             Ok(roots) => Ok(roots),
-            Err(LoadError::Io(source)) => Err(Error::Io {
-                path: path.to_path_buf(),
-                source,
-            }),
-            Err(LoadError::Bad(reason)) => Err(Error::BadFile {
-                path: path.to_path_buf(),
-                reason,
-            }),
+            Err(LoadError::Io(source)) => Err(Error::Io { path: path.to_path_buf(), source }),
+            Err(LoadError::Bad(reason)) => Err(Error::BadFile { path: path.to_path_buf(), reason }),
             Err(LoadError::Limit(e)) => Err(e),
         }
     }

@@ -95,8 +95,7 @@ impl Manager {
     /// An empty manager with no variables.
     pub fn new(config: Config) -> Manager {
         let table = NodeTable::new(config.initial_nodes, config.max_nodes);
-        let cache_len =
-            (config.initial_nodes / config.cache_ratio.max(1)).min(config.max_cache_entries);
+        let cache_len = (config.initial_nodes / config.cache_ratio.max(1)).min(config.max_cache_entries);
         let cache = Cache::new(cache_len);
         let cache_grow_at = cache.len().saturating_mul(config.cache_ratio.max(1));
         let gc_next = config.gc_min_live;
@@ -125,16 +124,11 @@ impl Manager {
     pub fn add_vars(&mut self, count: usize) -> Result<Vec<Var>> {
         let start = self.var_level.len();
         if start + count > MAX_VARS {
-            return Err(Error::TooManyVars {
-                requested: start + count,
-                max: MAX_VARS,
-            });
+            return Err(Error::TooManyVars { requested: start + count, max: MAX_VARS });
         }
         let vars = (start..start + count).map(|i| Var(i as u32)).collect();
-        self.var_level
-            .extend((start..start + count).map(|i| i as u32));
-        self.level_var
-            .extend((start..start + count).map(|i| i as u32));
+        self.var_level.extend((start..start + count).map(|i| i as u32));
+        self.level_var.extend((start..start + count).map(|i| i as u32));
         Ok(vars)
     }
 
@@ -153,20 +147,13 @@ impl Manager {
         }
         let mut seen = vec![false; n];
         for &Var(v) in order {
-            let slot = seen.get_mut(v as usize).ok_or(Error::UnknownVar {
-                var: v,
-                count: n as u32,
-            })?;
+            let slot = seen.get_mut(v as usize).ok_or(Error::UnknownVar { var: v, count: n as u32 })?;
             if std::mem::replace(slot, true) {
-                return Err(Error::InvalidOrder {
-                    reason: format!("variable {v} appears twice"),
-                });
+                return Err(Error::InvalidOrder { reason: format!("variable {v} appears twice") });
             }
         }
         if self.table.live() > 2 || !self.var_sets.is_empty() || !self.renamings.is_empty() {
-            let reason =
-                "the order can only be set before any BDD, variable set or renaming is built"
-                    .to_string();
+            let reason = "the order can only be set before any BDD, variable set or renaming is built".to_string();
             return Err(Error::InvalidOrder { reason });
         }
         for (level, &Var(v)) in order.iter().enumerate() {
@@ -190,10 +177,7 @@ impl Manager {
         self.var_level
             .get(var.0 as usize)
             .copied()
-            .ok_or(Error::UnknownVar {
-                var: var.0,
-                count: self.var_count() as u32,
-            })
+            .ok_or(Error::UnknownVar { var: var.0, count: self.var_count() as u32 })
     }
 
     /// The function `var == value`.
@@ -219,11 +203,7 @@ impl Manager {
                 }
                 continue;
             }
-            let node = if value {
-                self.mk(level, 0, f)
-            } else {
-                self.mk(level, f, 0)
-            };
+            let node = if value { self.mk(level, 0, f) } else { self.mk(level, f, 0) };
             f = self.lift_raw(node)?;
         }
         Ok(Bdd(f))
@@ -252,11 +232,7 @@ impl Manager {
 
     /// The variables of a registered set, in level order.
     pub fn var_set_vars(&self, set: VarSet) -> Vec<Var> {
-        self.var_sets[set.0 as usize]
-            .levels
-            .iter()
-            .map(|&l| Var(self.level_var[l as usize]))
-            .collect()
+        self.var_sets[set.0 as usize].levels.iter().map(|&l| Var(self.level_var[l as usize])).collect()
     }
 
     /// Register a substitution of variables by variables, `(from, to)` pairs.
@@ -290,10 +266,7 @@ impl Manager {
         if f.is_const() {
             return;
         }
-        let count = self
-            .pins
-            .get_mut(&f.0)
-            .expect("unpin of a BDD that is not pinned");
+        let count = self.pins.get_mut(&f.0).expect("unpin of a BDD that is not pinned");
         *count -= 1;
         if *count == 0 {
             self.pins.remove(&f.0);
@@ -384,9 +357,7 @@ impl Manager {
         self.cache_grow_at = if target >= self.config.max_cache_entries {
             usize::MAX
         } else {
-            self.cache
-                .len()
-                .saturating_mul(self.config.cache_ratio.max(1))
+            self.cache.len().saturating_mul(self.config.cache_ratio.max(1))
         };
     }
 
@@ -403,10 +374,7 @@ impl Manager {
 
     /// The error value for a step that hit the node limit.
     pub(crate) fn limit_error(&self) -> Error {
-        Error::NodeLimit {
-            capacity: self.table.max_nodes() as u64,
-            live: self.live_nodes() as u64,
-        }
+        Error::NodeLimit { capacity: self.table.max_nodes() as u64, live: self.live_nodes() as u64 }
     }
 
     /// Turn an internal step result into a public one.

@@ -68,10 +68,5 @@ pub(crate) struct Node {
 }
 
 impl Node {
-    pub const TERMINAL: Node = Node {
-        level: TERMINAL_LEVEL,
-        low: NIL,
-        high: NIL,
-        next: NIL,
-    };
+    pub const TERMINAL: Node = Node { level: TERMINAL_LEVEL, low: NIL, high: NIL, next: NIL };
 }

@@ -52,11 +52,7 @@ impl Manager {
 
     #[inline]
     fn in_set(&self, set: u32, level: u32) -> bool {
-        self.var_sets[set as usize]
-            .member
-            .get(level as usize)
-            .copied()
-            .unwrap_or(false)
+        self.var_sets[set as usize].member.get(level as usize).copied().unwrap_or(false)
     }
 
     fn quant_rec(&mut self, op: Op, f: u32, set: u32) -> Step {
@@ -68,11 +64,7 @@ impl Manager {
             return Ok(r);
         }
         let n = self.node(f);
-        let (combine, absorbing) = if op == Op::Exists {
-            (Op::Or, 1)
-        } else {
-            (Op::And, 0)
-        };
+        let (combine, absorbing) = if op == Op::Exists { (Op::Or, 1) } else { (Op::And, 0) };
         let low = self.quant_rec(op, n.low, set)?;
         let r = if self.in_set(set, level) {
             if low == absorbing {
@@ -200,11 +192,7 @@ impl Manager {
         let n = self.node(f);
         let r = if self.level(cube) == level {
             let c = self.node(cube);
-            let (branch, rest) = if c.low == 0 {
-                (n.high, c.high)
-            } else {
-                (n.low, c.low)
-            };
+            let (branch, rest) = if c.low == 0 { (n.high, c.high) } else { (n.low, c.low) };
             self.restrict_rec(branch, rest)?
         } else {
             let low = self.restrict_rec(n.low, cube)?;

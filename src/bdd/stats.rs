@@ -64,12 +64,7 @@ impl Stats {
             let steps = self.steps_of(op);
             if steps > 0 {
                 let rate = self.hits_of(op) as f64 / steps as f64 * 100.0;
-                out += &format!(
-                    "{:<11} steps {:>12} hits {:>12} ({rate:.1}%)\n",
-                    op.name(),
-                    steps,
-                    self.hits_of(op)
-                );
+                out += &format!("{:<11} steps {:>12} hits {:>12} ({rate:.1}%)\n", op.name(), steps, self.hits_of(op));
             }
         }
         out

@@ -35,8 +35,7 @@ pub(crate) struct NodeTable {
 #[inline(always)]
 fn hash(level: u32, low: u32, high: u32) -> u64 {
     let key = ((high as u64) << 32) | low as u64;
-    let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (level as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (level as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (mixed ^ (mixed >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
@@ -100,12 +99,7 @@ impl NodeTable {
         }
         let id = self.alloc()?;
         let next = self.buckets[bucket];
-        self.nodes[id as usize] = Node {
-            level,
-            low,
-            high,
-            next,
-        };
+        self.nodes[id as usize] = Node { level, low, high, next };
         self.buckets[bucket] = id;
         if self.nodes.len() > self.buckets.len() {
             self.grow_buckets();

@@ -20,8 +20,7 @@ impl Cellwise {
     }
 
     fn k(&self, col: u8, row: u8, player: Player) -> usize {
-        2 * (col as usize * self.size.height as usize + row as usize)
-            + (player == Player::Second) as usize
+        2 * (col as usize * self.size.height as usize + row as usize) + (player == Player::Second) as usize
     }
 
     fn stm(&self) -> usize {
@@ -32,10 +31,7 @@ impl Cellwise {
     fn outside_column(&self, col: u8) -> Vec<usize> {
         (0..self.size.width)
             .filter(|&c| c != col)
-            .flat_map(|c| {
-                (0..self.size.height)
-                    .flat_map(move |r| [(c, r, Player::First), (c, r, Player::Second)])
-            })
+            .flat_map(|c| (0..self.size.height).flat_map(move |r| [(c, r, Player::First), (c, r, Player::Second)]))
             .map(|(c, r, p)| self.k(c, r, p))
             .collect()
     }
@@ -56,19 +52,11 @@ impl Encoding for Cellwise {
             for row in 0..self.size.height {
                 for slot in 0..2 {
                     let name = format!("c{}r{}p{}", col + 1, row + 1, slot + 1);
-                    vars.push(StateVar {
-                        name,
-                        cell: Some((col, row)),
-                        slot,
-                    });
+                    vars.push(StateVar { name, cell: Some((col, row)), slot });
                 }
             }
         }
-        vars.push(StateVar {
-            name: "stm".into(),
-            cell: None,
-            slot: 0,
-        });
+        vars.push(StateVar { name: "stm".into(), cell: None, slot: 0 });
         vars
     }
 
@@ -78,14 +66,7 @@ impl Encoding for Cellwise {
         l.cube(m, frame, &lits)
     }
 
-    fn column_move(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        from: Frame,
-        player: Player,
-        col: u8,
-    ) -> Result<Bdd> {
+    fn column_move(&self, m: &mut Manager, l: &Layout, from: Frame, player: Player, col: u8) -> Result<Bdd> {
         let to = from.other();
         let h = self.size.height;
         let mut column = Bdd::FALSE;
@@ -104,12 +85,7 @@ impl Encoding for Cellwise {
             // The column's other cells are unchanged.
             let others: Vec<usize> = (0..h)
                 .filter(|&r| r != row)
-                .flat_map(|r| {
-                    [
-                        self.k(col, r, Player::First),
-                        self.k(col, r, Player::Second),
-                    ]
-                })
+                .flat_map(|r| [self.k(col, r, Player::First), self.k(col, r, Player::Second)])
                 .collect();
             let same = l.identity(m, &others)?;
             let one = m.and_all(&[pre, eff, same])?;
@@ -121,28 +97,12 @@ impl Encoding for Cellwise {
         m.and_all(&[column, stm, stm_next, rest])
     }
 
-    fn line(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        frame: Frame,
-        player: Player,
-        cells: &[(u8, u8); 4],
-    ) -> Result<Bdd> {
-        let lits: Vec<(usize, bool)> = cells
-            .iter()
-            .map(|&(c, r)| (self.k(c, r, player), true))
-            .collect();
+    fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd> {
+        let lits: Vec<(usize, bool)> = cells.iter().map(|&(c, r)| (self.k(c, r, player), true)).collect();
         l.cube(m, frame, &lits)
     }
 
-    fn encode(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        frame: Frame,
-        position: &Position,
-    ) -> Result<Bdd> {
+    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd> {
         let mut lits = vec![(self.stm(), position.to_move() == Player::First)];
         for col in 0..self.size.width {
             for row in 0..self.size.height {

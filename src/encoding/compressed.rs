@@ -42,18 +42,10 @@ impl Encoding for Compressed {
         let mut vars = Vec::with_capacity(self.stm() + 1);
         for col in 0..self.size.width {
             for row in 0..=self.size.height {
-                vars.push(StateVar {
-                    name: format!("c{}r{}", col + 1, row + 1),
-                    cell: Some((col, row)),
-                    slot: 0,
-                });
+                vars.push(StateVar { name: format!("c{}r{}", col + 1, row + 1), cell: Some((col, row)), slot: 0 });
             }
         }
-        vars.push(StateVar {
-            name: "stm".into(),
-            cell: None,
-            slot: 0,
-        });
+        vars.push(StateVar { name: "stm".into(), cell: None, slot: 0 });
         vars
     }
 
@@ -67,33 +59,18 @@ impl Encoding for Compressed {
         l.cube(m, frame, &lits)
     }
 
-    fn column_move(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        from: Frame,
-        player: Player,
-        col: u8,
-    ) -> Result<Bdd> {
+    fn column_move(&self, m: &mut Manager, l: &Layout, from: Frame, player: Player, col: u8) -> Result<Bdd> {
         let to = from.other();
         let h = self.size.height;
         let colour = player == Player::First;
         let mut column = Bdd::FALSE;
         for height in 0..h {
             // Before: the marker is at `height` (true there, false above).
-            let pre: Vec<(usize, bool)> = (height..=h)
-                .map(|r| (self.k(col, r), r == height))
-                .collect();
+            let pre: Vec<(usize, bool)> = (height..=h).map(|r| (self.k(col, r), r == height)).collect();
             let pre = l.cube(m, from, &pre)?;
             // After: the disc's colour at `height`, the marker one up, false above.
-            let eff: Vec<(usize, bool)> = (height..=h)
-                .map(|r| {
-                    (
-                        self.k(col, r),
-                        if r == height { colour } else { r == height + 1 },
-                    )
-                })
-                .collect();
+            let eff: Vec<(usize, bool)> =
+                (height..=h).map(|r| (self.k(col, r), if r == height { colour } else { r == height + 1 })).collect();
             let eff = l.cube(m, to, &eff)?;
             let below: Vec<usize> = (0..height).map(|r| self.k(col, r)).collect();
             let same = l.identity(m, &below)?;
@@ -111,14 +88,7 @@ impl Encoding for Compressed {
         m.and_all(&[column, stm, stm_next, rest])
     }
 
-    fn line(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        frame: Frame,
-        player: Player,
-        cells: &[(u8, u8); 4],
-    ) -> Result<Bdd> {
+    fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd> {
         let colour = player == Player::First;
         let mut acc = Bdd::TRUE;
         for &(c, r) in cells {
@@ -136,22 +106,12 @@ impl Encoding for Compressed {
         Ok(acc)
     }
 
-    fn encode(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        frame: Frame,
-        position: &Position,
-    ) -> Result<Bdd> {
+    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd> {
         let mut lits = vec![(self.stm(), position.to_move() == Player::First)];
         for col in 0..self.size.width {
             let height = position.column_height(col);
             for row in 0..=self.size.height {
-                let value = if row < height {
-                    position.cell(col, row) == Some(Player::First)
-                } else {
-                    row == height
-                };
+                let value = if row < height { position.cell(col, row) == Some(Player::First) } else { row == height };
                 lits.push((self.k(col, row), value));
             }
         }

@@ -162,28 +162,13 @@ pub trait Encoding {
     /// The move relation of `player` dropping a disc into `col`, from frame
     /// `from` to the other frame, including "every other variable unchanged"
     /// and the change of side to move.
-    fn column_move(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        from: Frame,
-        player: Player,
-        col: u8,
-    ) -> Result<Bdd>;
+    fn column_move(&self, m: &mut Manager, l: &Layout, from: Frame, player: Player, col: u8) -> Result<Bdd>;
 
     /// "`player` has a disc on each of these cells" in a frame.
-    fn line(
-        &self,
-        m: &mut Manager,
-        l: &Layout,
-        frame: Frame,
-        player: Player,
-        cells: &[(u8, u8); 4],
-    ) -> Result<Bdd>;
+    fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd>;
 
     /// The single state of an explicit position in a frame.
-    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position)
-        -> Result<Bdd>;
+    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd>;
 }
 
 /// A manager, an encoding and a variable order, ready for search.
@@ -193,16 +178,13 @@ pub struct StateSpace {
     pub layout: Layout,
     /// The order's name as recorded in results.
     pub order_name: String,
+    /// The state variables' names in level order (the resolved order).
+    pub arrangement: Vec<String>,
 }
 
 impl StateSpace {
     /// Create the variables of both frames in the order's arrangement.
-    pub fn new(
-        kind: EncodingKind,
-        size: BoardSize,
-        order: &OrderSpec,
-        config: Config,
-    ) -> Result<StateSpace> {
+    pub fn new(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> Result<StateSpace> {
         let encoding = kind.build(size);
         let state_vars = encoding.state_vars();
         let arranged = order.arrange(&state_vars, size, kind)?;
@@ -210,22 +192,12 @@ impl StateSpace {
         let mut manager = Manager::new(config);
         let all = manager.add_vars(2 * n)?;
         // Variable 2k is state variable k of frame A, 2k + 1 the same of frame B.
-        let vars = [
-            (0..n).map(|k| all[2 * k]).collect::<Vec<_>>(),
-            (0..n).map(|k| all[2 * k + 1]).collect(),
-        ];
-        let levels: Vec<Var> = arranged
-            .iter()
-            .flat_map(|&k| [vars[0][k], vars[1][k]])
-            .collect();
+        let vars = [(0..n).map(|k| all[2 * k]).collect::<Vec<_>>(), (0..n).map(|k| all[2 * k + 1]).collect()];
+        let levels: Vec<Var> = arranged.iter().flat_map(|&k| [vars[0][k], vars[1][k]]).collect();
         manager.set_order(&levels)?;
         let sets = [manager.var_set(&vars[0])?, manager.var_set(&vars[1])?];
-        Ok(StateSpace {
-            manager,
-            encoding,
-            layout: Layout { vars, sets },
-            order_name: order.name(),
-        })
+        let arrangement = arranged.iter().map(|&k| state_vars[k].name.clone()).collect();
+        Ok(StateSpace { manager, encoding, layout: Layout { vars, sets }, order_name: order.name(), arrangement })
     }
 
     /// Number of states in a BDD over one frame.
@@ -245,46 +217,30 @@ impl StateSpace {
 
     /// The empty board in frame A.
     pub fn initial(&mut self) -> Result<Bdd> {
-        self.encoding
-            .initial(&mut self.manager, &self.layout, Frame::A)
+        self.encoding.initial(&mut self.manager, &self.layout, Frame::A)
     }
 
     /// One relation per column for the player who moves from `from`.
     pub fn column_moves(&mut self, from: Frame) -> Result<Vec<Bdd>> {
-        let player = if from == Frame::A {
-            Player::First
-        } else {
-            Player::Second
-        };
+        let player = if from == Frame::A { Player::First } else { Player::Second };
         (0..self.size().width)
-            .map(|c| {
-                self.encoding
-                    .column_move(&mut self.manager, &self.layout, from, player, c)
-            })
+            .map(|c| self.encoding.column_move(&mut self.manager, &self.layout, from, player, c))
             .collect()
     }
 
     /// One BDD per line of four: "the player who just moved into `frame` has it".
     pub fn lines(&mut self, frame: Frame) -> Result<Vec<Bdd>> {
-        let player = if frame == Frame::A {
-            Player::Second
-        } else {
-            Player::First
-        };
+        let player = if frame == Frame::A { Player::Second } else { Player::First };
         let size = self.size();
         size.lines()
             .iter()
-            .map(|cells| {
-                self.encoding
-                    .line(&mut self.manager, &self.layout, frame, player, cells)
-            })
+            .map(|cells| self.encoding.line(&mut self.manager, &self.layout, frame, player, cells))
             .collect()
     }
 
     /// The state of an explicit position, in the frame of its ply.
     pub fn encode(&mut self, position: &Position) -> Result<Bdd> {
         let frame = Frame::of_ply(position.ply());
-        self.encoding
-            .encode(&mut self.manager, &self.layout, frame, position)
+        self.encoding.encode(&mut self.manager, &self.layout, frame, position)
     }
 }

@@ -56,12 +56,7 @@ impl VariableOrder for Geometric {
                     match self {
                         Geometric::ColumnWise => (1, c, r, v.slot),
                         Geometric::RowWise => (1, r, c, v.slot),
-                        Geometric::CenterOut => (
-                            1,
-                            (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32,
-                            r,
-                            v.slot,
-                        ),
+                        Geometric::CenterOut => (1, (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32, r, v.slot),
                     }
                 }
             }
@@ -84,9 +79,7 @@ impl VariableOrder for Custom {
     }
 
     fn arrange(&self, vars: &[StateVar], _size: BoardSize) -> Result<Vec<usize>> {
-        let invalid = |reason: String| Error::InvalidOrder {
-            reason: format!("{}: {reason}", self.source),
-        };
+        let invalid = |reason: String| Error::InvalidOrder { reason: format!("{}: {reason}", self.source) };
         let mut placed = vec![false; vars.len()];
         let mut out = Vec::with_capacity(vars.len());
         for name in &self.names {
@@ -100,10 +93,7 @@ impl VariableOrder for Custom {
         }
         if let Some(i) = placed.iter().position(|&p| !p) {
             let missing = placed.iter().filter(|&&p| !p).count();
-            return Err(invalid(format!(
-                "{missing} variables are missing, the first is '{}'",
-                vars[i].name
-            )));
+            return Err(invalid(format!("{missing} variables are missing, the first is '{}'", vars[i].name)));
         }
         Ok(out)
     }
@@ -132,15 +122,7 @@ impl OrderSpec {
         match self {
             OrderSpec::Paper => "paper".into(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
-            other => other
-                .resolve(
-                    BoardSize {
-                        width: 1,
-                        height: 1,
-                    },
-                    EncodingKind::Compressed,
-                )
-                .name(),
+            other => other.resolve(BoardSize { width: 1, height: 1 }, EncodingKind::Compressed).name(),
         }
     }
 
@@ -154,20 +136,14 @@ impl OrderSpec {
                 Box::new(Geometric::RowWise)
             }
             OrderSpec::Paper => Box::new(Geometric::ColumnWise),
-            OrderSpec::Custom { path, names } => Box::new(Custom {
-                source: path.display().to_string(),
-                names: names.clone(),
-            }),
+            OrderSpec::Custom { path, names } => {
+                Box::new(Custom { source: path.display().to_string(), names: names.clone() })
+            }
         }
     }
 
     /// Arrange an encoding's variables for a board.
-    pub fn arrange(
-        &self,
-        vars: &[StateVar],
-        size: BoardSize,
-        encoding: EncodingKind,
-    ) -> Result<Vec<usize>> {
+    pub fn arrange(&self, vars: &[StateVar], size: BoardSize, encoding: EncodingKind) -> Result<Vec<usize>> {
         self.resolve(size, encoding).arrange(vars, size)
     }
 }
@@ -188,15 +164,9 @@ impl FromStr for OrderSpec {
                         OrderSpec::BUILT_IN.join(", ")
                     ));
                 };
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read order file {path}: {e}"))?;
-                let names = text
-                    .split(|c: char| c.is_whitespace() || c == ',')
-                    .filter(|t| !t.is_empty());
-                Ok(OrderSpec::Custom {
-                    path: PathBuf::from(path),
-                    names: names.map(String::from).collect(),
-                })
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order file {path}: {e}"))?;
+                let names = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
+                Ok(OrderSpec::Custom { path: PathBuf::from(path), names: names.map(String::from).collect() })
             }
         }
     }

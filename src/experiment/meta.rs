@@ -49,25 +49,15 @@ pub struct Meta {
 
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 impl Revision {
     /// The revision of the working directory (`unknown` outside a git checkout).
     pub fn current() -> Revision {
         let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-        let dirty = git(&[
-            "status",
-            "--porcelain",
-            "--untracked-files=no",
-            "--",
-            "src",
-            "Cargo.toml",
-            "Cargo.lock",
-        ])
-        .is_some_and(|s| !s.is_empty());
+        let dirty = git(&["status", "--porcelain", "--untracked-files=no", "--", "src", "Cargo.toml", "Cargo.lock"])
+            .is_some_and(|s| !s.is_empty());
         Revision {
             commit,
             dirty,
@@ -106,10 +96,8 @@ pub fn now_utc() -> String {
 impl Meta {
     /// Read a `meta.json`.
     pub fn load(path: &Path) -> Result<Meta> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not a c4bdd meta.json", path.display()))
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("{}: not a c4bdd meta.json", path.display()))
     }
 
     /// Write atomically (temporary file, then rename).

@@ -72,39 +72,26 @@ impl CsvLog {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        let writer = csv::WriterBuilder::new()
-            .has_headers(!exists)
-            .from_writer(file);
-        Ok(CsvLog {
-            path: path.to_path_buf(),
-            writer,
-        })
+        let writer = csv::WriterBuilder::new().has_headers(!exists).from_writer(file);
+        Ok(CsvLog { path: path.to_path_buf(), writer })
     }
 
     /// Append one row and flush it to the operating system.
     pub fn append<T: Serialize>(&mut self, row: &T) -> Result<()> {
-        self.writer
-            .serialize(row)
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
-        self.writer
-            .flush()
-            .with_context(|| format!("cannot write {}", self.path.display()))
+        self.writer.serialize(row).with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.writer.flush().with_context(|| format!("cannot write {}", self.path.display()))
     }
 
     /// Append one row, flush it and wait until it is on disk.
     pub fn append_durable<T: Serialize>(&mut self, row: &T) -> Result<()> {
         self.append(row)?;
-        self.writer
-            .get_ref()
-            .sync_data()
-            .with_context(|| format!("cannot sync {}", self.path.display()))
+        self.writer.get_ref().sync_data().with_context(|| format!("cannot sync {}", self.path.display()))
     }
 }
 
 /// Read every row of a CSV file.
 pub fn read_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut rows = Vec::new();
     for (i, row) in reader.deserialize().enumerate() {
         rows.push(row.with_context(|| format!("{}: malformed row {}", path.display(), i + 2))?);
@@ -135,10 +122,7 @@ pub fn repair(dir: &Path) -> Result<HashSet<String>> {
     cut_torn_line(&runs_path)?;
     cut_torn_line(&plies_path)?;
     let finished: HashSet<String> = if runs_path.exists() {
-        read_rows::<RunRow>(&runs_path)?
-            .into_iter()
-            .map(|r| r.run)
-            .collect()
+        read_rows::<RunRow>(&runs_path)?.into_iter().map(|r| r.run).collect()
     } else {
         HashSet::new()
     };
@@ -149,8 +133,7 @@ pub fn repair(dir: &Path) -> Result<HashSet<String>> {
         let mut kept = Vec::new();
         let mut dropped = false;
         for record in reader.records() {
-            let record =
-                record.with_context(|| format!("{}: malformed row", plies_path.display()))?;
+            let record = record.with_context(|| format!("{}: malformed row", plies_path.display()))?;
             if finished.contains(record.get(0).unwrap_or("")) {
                 kept.push(record);
             } else {

@@ -59,11 +59,7 @@ fn sweep_dir(opts: &SweepOptions, spec: &ExperimentSpec, host: &str, rev: &Revis
     if let Some(out) = &opts.out {
         return out.clone();
     }
-    let mut suffix = format!(
-        "-{host}-{}{}",
-        rev.commit,
-        if rev.dirty { "-dirty" } else { "" }
-    );
+    let mut suffix = format!("-{host}-{}{}", rev.commit, if rev.dirty { "-dirty" } else { "" });
     if let Some((i, n)) = opts.shard {
         suffix += &format!("-shard{i}of{n}");
     }
@@ -84,12 +80,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let spec = ExperimentSpec::load(&opts.spec)?;
     let all = spec.runs().map_err(anyhow::Error::msg)?;
     let runs: Vec<RunSpec> = match opts.shard {
-        Some((i, n)) => all
-            .into_iter()
-            .enumerate()
-            .filter(|(k, _)| k % n == i - 1)
-            .map(|(_, r)| r)
-            .collect(),
+        Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),
         None => all,
     };
     let rev = Revision::current();
@@ -101,13 +92,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let mut meta = if meta_path.exists() {
         Meta::load(&meta_path)?
     } else {
-        Meta {
-            experiment: spec.name.clone(),
-            revision: rev.clone(),
-            machine,
-            spec: spec.clone(),
-            invocations: vec![],
-        }
+        Meta { experiment: spec.name.clone(), revision: rev.clone(), machine, spec: spec.clone(), invocations: vec![] }
     };
     meta.spec = spec.clone();
     meta.invocations.push(Invocation {
@@ -121,43 +106,19 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
 
     let mut runs_log = CsvLog::open(&dir.join("runs.csv"))?;
     let mut plies_log = CsvLog::open(&dir.join("plies.csv"))?;
-    let todo: Vec<&RunSpec> = runs
-        .iter()
-        .filter(|r| !finished.contains(&r.key()))
-        .collect();
-    let mut report = SweepReport {
-        dir: dir.clone(),
-        skipped: runs.len() - todo.len(),
-        ..Default::default()
-    };
-    let bar = if opts.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(todo.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").unwrap(),
-    );
+    let todo: Vec<&RunSpec> = runs.iter().filter(|r| !finished.contains(&r.key())).collect();
+    let mut report = SweepReport { dir: dir.clone(), skipped: runs.len() - todo.len(), ..Default::default() };
+    let bar = if opts.quiet { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
+    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").unwrap());
     bar.enable_steady_tick(Duration::from_millis(500));
     if !opts.quiet && report.skipped > 0 {
-        bar.suspend(|| {
-            println!(
-                "{}: {} runs already finished, skipped",
-                dir.display(),
-                report.skipped
-            )
-        });
+        bar.suspend(|| println!("{}: {} runs already finished, skipped", dir.display(), report.skipped));
     }
     for run in todo {
         let row = run_child(run, &mut plies_log, &bar)?;
         if !opts.quiet {
             let positions = row.positions.map_or("-".into(), |p| p.to_string());
-            bar.suspend(|| {
-                println!(
-                    "{:<50} {:<10} {:>22} {:>9.2} s",
-                    row.run, row.status, positions, row.time_s
-                )
-            });
+            bar.suspend(|| println!("{:<50} {:<10} {:>22} {:>9.2} s", row.run, row.status, positions, row.time_s));
         }
         report.ran += 1;
         report.ok += (row.status == "ok") as usize;
@@ -173,22 +134,15 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
     let key = run.key();
     let exe = std::env::current_exe().context("cannot find the c4bdd executable")?;
     let mut cmd = Command::new(exe);
-    cmd.arg("worker")
-        .arg("--run")
-        .arg(serde_json::to_string(run)?);
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
     // SAFETY: only async-signal-safe system calls run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             if let Some(bytes) = memory {
-                let limit = libc::rlimit {
-                    rlim_cur: bytes,
-                    rlim_max: bytes,
-                };
+                let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
                 libc::setrlimit(libc::RLIMIT_AS, &limit);
             }
             Ok(())
@@ -243,12 +197,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if !killed
-            && run
-                .limits
-                .time_s
-                .is_some_and(|t| start.elapsed().as_secs_f64() > t)
-        {
+        if !killed && run.limits.time_s.is_some_and(|t| start.elapsed().as_secs_f64() > t) {
             // SAFETY: plain kill(2) of our own child, which has not been reaped yet.
             unsafe { libc::kill(pid, libc::SIGKILL) };
             killed = true;
@@ -261,13 +210,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
     let stderr_text = errors.join().unwrap_or_default();
     let (status_code, rusage) = wait_child(pid)?;
     let elapsed = start.elapsed().as_secs_f64();
-    let message = stderr_text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let message = stderr_text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
     let signaled = libc::WIFSIGNALED(status_code);
     let exit = libc::WIFEXITED(status_code).then(|| libc::WEXITSTATUS(status_code));
     let status = if done && exit == Some(0) {
@@ -276,9 +219,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         "time-limit"
     } else if exit == Some(3) {
         "node-limit"
-    } else if signaled
-        && (run.limits.memory_bytes.is_some() || message.contains("memory allocation"))
-    {
+    } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
         "memory-limit"
     } else {
         "error"
@@ -302,22 +243,10 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         pass: run.pass.name().into(),
         terminal: crate::cli::value_name(&run.terminal),
         image: crate::cli::value_name(&run.image),
-        positions: if status == "ok" {
-            totals.positions
-        } else {
-            None
-        },
+        positions: if status == "ok" { totals.positions } else { None },
         plies: ply_count,
-        time_s: if status == "ok" {
-            totals.time_s
-        } else {
-            elapsed
-        },
-        gc_share: if totals.time_s > 0.0 {
-            totals.gc_s / totals.time_s
-        } else {
-            0.0
-        },
+        time_s: if status == "ok" { totals.time_s } else { elapsed },
+        gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
         peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
         peak_nodes: totals.peak_nodes,
         status: status.into(),
@@ -353,10 +282,7 @@ fn wait_child(pid: libc::pid_t) -> Result<(i32, libc::rusage)> {
 pub fn merge(sources: &[PathBuf], out: &Path) -> Result<usize> {
     use super::record::read_rows;
     if out.join("runs.csv").exists() {
-        anyhow::bail!(
-            "{} already holds results; merge into a new directory",
-            out.display()
-        );
+        anyhow::bail!("{} already holds results; merge into a new directory", out.display());
     }
     let mut runs: Vec<RunRow> = Vec::new();
     let mut plies: Vec<PlyRow> = Vec::new();
@@ -364,16 +290,10 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<usize> {
     let mut origin = std::collections::HashMap::new();
     for src in sources {
         let src_runs: Vec<RunRow> = read_rows(&src.join("runs.csv"))?;
-        let keys: std::collections::HashSet<String> =
-            src_runs.iter().map(|r| r.run.clone()).collect();
+        let keys: std::collections::HashSet<String> = src_runs.iter().map(|r| r.run.clone()).collect();
         for r in src_runs {
             if let Some(first) = origin.insert(r.run.clone(), src.clone()) {
-                anyhow::bail!(
-                    "run {} appears in both {} and {}",
-                    r.run,
-                    first.display(),
-                    src.display()
-                );
+                anyhow::bail!("run {} appears in both {} and {}", r.run, first.display(), src.display());
             }
             runs.push(r);
         }

@@ -131,11 +131,7 @@ pub struct ManagerSettings {
 impl Default for ManagerSettings {
     fn default() -> ManagerSettings {
         let c = Config::default();
-        ManagerSettings {
-            gc_min_live: c.gc_min_live,
-            gc_growth: c.gc_growth,
-            cache_ratio: c.cache_ratio,
-        }
+        ManagerSettings { gc_min_live: c.gc_min_live, gc_growth: c.gc_growth, cache_ratio: c.cache_ratio }
     }
 }
 
@@ -169,10 +165,7 @@ impl RunSpec {
     }
 
     pub fn size(&self) -> BoardSize {
-        BoardSize {
-            width: self.width,
-            height: self.height,
-        }
+        BoardSize { width: self.width, height: self.height }
     }
 
     /// The manager configuration of this run.
@@ -196,18 +189,10 @@ fn parse_board(text: &str) -> Option<(u32, u32)> {
 impl ExperimentSpec {
     /// Read and validate a spec file.
     pub fn load(path: &Path) -> Result<ExperimentSpec, SpecError> {
-        let err = |message: String| SpecError {
-            path: path.to_path_buf(),
-            message,
-        };
+        let err = |message: String| SpecError { path: path.to_path_buf(), message };
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
         let spec: ExperimentSpec = toml::from_str(&text).map_err(|e| {
-            let first = e
-                .message()
-                .lines()
-                .next()
-                .unwrap_or("invalid TOML")
-                .to_string();
+            let first = e.message().lines().next().unwrap_or("invalid TOML").to_string();
             let line = e.span().map(|s| text[..s.start].lines().count().max(1));
             err(match line {
                 Some(l) => format!("line {l}: {first}"),
@@ -242,8 +227,7 @@ impl ExperimentSpec {
             return Err("grid.widths and grid.heights must be given together".into());
         }
         for text in &g.boards {
-            let (w, h) = parse_board(text)
-                .ok_or_else(|| format!("grid.boards: '{text}' is not a board like 7x6"))?;
+            let (w, h) = parse_board(text).ok_or_else(|| format!("grid.boards: '{text}' is not a board like 7x6"))?;
             check("boards", w)?;
             check("boards", h)?;
             out.push(BoardSize::new(w, h).map_err(|e| e.to_string())?);
@@ -259,9 +243,7 @@ impl ExperimentSpec {
         let g = &self.grid;
         let boards = self.boards()?;
         for order in &g.orders {
-            order
-                .parse::<OrderSpec>()
-                .map_err(|e| format!("grid.orders: {e}"))?;
+            order.parse::<OrderSpec>().map_err(|e| format!("grid.orders: {e}"))?;
         }
         let lists = [
             ("boards", boards.len()),
@@ -285,10 +267,7 @@ impl ExperimentSpec {
             return Err("limits.max_nodes must be at least 16".into());
         }
         if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
-            return Err(format!(
-                "manager.gc_growth: {} must be at least 1",
-                self.manager.gc_growth
-            ));
+            return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
         }
         if self.manager.cache_ratio == 0 {
             return Err("manager.cache_ratio must be at least 1".into());

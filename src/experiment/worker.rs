@@ -47,10 +47,7 @@ pub fn run(json: &str) -> Result<()> {
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config())?;
     match spec.pass {
         Pass::Count => {
-            let opts = ForwardOptions {
-                image: spec.image,
-                terminal: spec.terminal,
-            };
+            let opts = ForwardOptions { image: spec.image, terminal: spec.terminal };
             let mut write_error = None;
             let result = forward(&mut space, &opts, false, |r| {
                 if write_error.is_none() {

@@ -13,9 +13,7 @@ use crate::error::{Error, Result};
 pub const MAX_SIDE: u8 = 13;
 
 /// A board of `width` columns and `height` rows, each in `1..=MAX_SIDE`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct BoardSize {
     pub width: u8,
     pub height: u8,
@@ -26,15 +24,10 @@ impl BoardSize {
     pub fn new(width: u32, height: u32) -> Result<BoardSize> {
         for (name, value) in [("width", width), ("height", height)] {
             if value == 0 || value > MAX_SIDE as u32 {
-                return Err(Error::UnsupportedBoard {
-                    reason: format!("{name} {value} is outside 1..={MAX_SIDE}"),
-                });
+                return Err(Error::UnsupportedBoard { reason: format!("{name} {value} is outside 1..={MAX_SIDE}") });
             }
         }
-        Ok(BoardSize {
-            width: width as u8,
-            height: height as u8,
-        })
+        Ok(BoardSize { width: width as u8, height: height as u8 })
     }
 
     /// Number of cells, which is also the last ply.
@@ -61,9 +54,7 @@ impl BoardSize {
                 for r in 0..h {
                     let end = (c + 3 * dc, r + 3 * dr);
                     if end.0 < w && end.1 >= 0 && end.1 < h {
-                        out.push(std::array::from_fn(|i| {
-                            ((c + i as i32 * dc) as u8, (r + i as i32 * dr) as u8)
-                        }));
+                        out.push(std::array::from_fn(|i| ((c + i as i32 * dc) as u8, (r + i as i32 * dr) as u8)));
                     }
                 }
             }
@@ -122,16 +113,8 @@ impl Position {
     /// # Panics
     /// If the board does not fit a `u128` bitboard (`fits_bitboard`).
     pub fn empty(size: BoardSize) -> Position {
-        assert!(
-            size.fits_bitboard(),
-            "board {size} does not fit a 128-bit bitboard"
-        );
-        Position {
-            size,
-            current: 0,
-            mask: 0,
-            ply: 0,
-        }
+        assert!(size.fits_bitboard(), "board {size} does not fit a 128-bit bitboard");
+        Position { size, current: 0, mask: 0, ply: 0 }
     }
 
     /// The position with the given discs of each player; the ply is their total.
@@ -140,12 +123,7 @@ impl Position {
         let mask = first | second;
         let ply = mask.count_ones();
         let current = if ply % 2 == 0 { first } else { second };
-        Position {
-            size,
-            current,
-            mask,
-            ply,
-        }
+        Position { size, current, mask, ply }
     }
 
     pub fn size(&self) -> BoardSize {
@@ -211,8 +189,7 @@ impl Position {
 
     /// Number of discs in a column.
     pub fn column_height(&self, col: u8) -> u8 {
-        let bits = (self.mask >> (col as u32 * self.size.column_bits()))
-            & ((1u128 << self.size.height) - 1);
+        let bits = (self.mask >> (col as u32 * self.size.column_bits())) & ((1u128 << self.size.height) - 1);
         bits.count_ones() as u8
     }
 
@@ -224,6 +201,11 @@ impl Position {
             let m = b & (b >> d);
             m & (m >> (2 * d)) != 0
         })
+    }
+
+    /// Whether the player who just moved has four in a row.
+    pub fn is_terminal_win(&self) -> bool {
+        self.has_four(self.to_move().other())
     }
 
     /// Whether the game is over: the player who just moved has four in a row,
@@ -243,33 +225,17 @@ impl Position {
     pub fn from_moves(size: BoardSize, moves: &str) -> Result<Position> {
         let mut p = Position::empty(size);
         for (i, ch) in moves.chars().enumerate() {
-            let bad = |reason: String| Error::BadMoves {
-                moves: moves.to_string(),
-                reason,
-            };
+            let bad = |reason: String| Error::BadMoves { moves: moves.to_string(), reason };
             if p.has_four(p.to_move().other()) {
-                return Err(bad(format!(
-                    "move {} ('{ch}') comes after the game was won",
-                    i + 1
-                )));
+                return Err(bad(format!("move {} ('{ch}') comes after the game was won", i + 1)));
             }
-            let col = ch
-                .to_digit(10 + size.width as u32)
-                .filter(|&c| c >= 1 && c <= size.width as u32);
+            let col = ch.to_digit(10 + size.width as u32).filter(|&c| c >= 1 && c <= size.width as u32);
             let Some(col) = col else {
-                return Err(bad(format!(
-                    "move {} ('{ch}') is not a column 1..={}",
-                    i + 1,
-                    size.width
-                )));
+                return Err(bad(format!("move {} ('{ch}') is not a column 1..={}", i + 1, size.width)));
             };
             let col = (col - 1) as u8;
             if !p.can_play(col) {
-                return Err(bad(format!(
-                    "move {} plays column {} which is full",
-                    i + 1,
-                    col + 1
-                )));
+                return Err(bad(format!("move {} plays column {} which is full", i + 1, col + 1)));
             }
             p = p.play(col);
         }

@@ -52,10 +52,7 @@ pub struct ForwardOptions {
 
 impl Default for ForwardOptions {
     fn default() -> ForwardOptions {
-        ForwardOptions {
-            image: ImageStrategy::Monolithic,
-            terminal: TerminalStrategy::Whole,
-        }
+        ForwardOptions { image: ImageStrategy::Monolithic, terminal: TerminalStrategy::Whole }
     }
 }
 
@@ -100,7 +97,7 @@ impl ForwardSummary {
 }
 
 /// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
-fn with_retry(
+pub(crate) fn with_retry(
     m: &mut Manager,
     roots: &[Bdd],
     mut op: impl FnMut(&mut Manager) -> Result<Bdd>,
@@ -130,11 +127,7 @@ impl Transition {
         let mut terminal = [Vec::new(), Vec::new()];
         for frame in [Frame::A, Frame::B] {
             let mut columns = space.column_moves(frame)?;
-            let lines = if opts.terminal == TerminalStrategy::Off {
-                Vec::new()
-            } else {
-                space.lines(frame)?
-            };
+            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
             terminal[frame.index()] = match opts.terminal {
                 TerminalStrategy::Whole | TerminalStrategy::Fused if !lines.is_empty() => {
                     vec![space.manager.or_all(&lines)?]
@@ -164,6 +157,32 @@ impl Transition {
         self.moves.iter().chain(&self.terminal).flatten().copied()
     }
 
+    /// The states among `states` (of `frame`) where the player who just moved
+    /// has not won, and those where they have: `(non-terminal, terminal)`.
+    /// Without termination every state is non-terminal.
+    pub fn split_terminal(&self, space: &mut StateSpace, frame: Frame, states: Bdd) -> Result<(Bdd, Bdd)> {
+        let m = &mut space.manager;
+        let mut alive = states;
+        for &t in &self.terminal[frame.index()] {
+            alive = with_retry(m, &[states, alive], |m| m.diff(alive, t))?;
+        }
+        let terminal = with_retry(m, &[states, alive], |m| m.diff(states, alive))?;
+        Ok((alive, terminal))
+    }
+
+    /// The states of `frame` with a move into `target` (a set of states of the
+    /// other frame): the pre-image.
+    pub fn preimage(&self, space: &mut StateSpace, frame: Frame, target: Bdd) -> Result<Bdd> {
+        let m = &mut space.manager;
+        let set = space.layout.set(frame.other());
+        let mut pre = Bdd::FALSE;
+        for &rel in &self.moves[frame.index()] {
+            let part = with_retry(m, &[target, pre], |m| m.and_exists(rel, target, set))?;
+            pre = with_retry(m, &[target, pre, part], |m| m.or(pre, part))?;
+        }
+        Ok(pre)
+    }
+
     /// Unpin everything `build` pinned.
     pub fn release(self, m: &mut Manager) {
         for f in self.all() {
@@ -179,11 +198,23 @@ pub fn forward(
     space: &mut StateSpace,
     opts: &ForwardOptions,
     keep_layers: bool,
+    on_ply: impl FnMut(&PlyRecord),
+) -> Result<(ForwardSummary, Vec<Bdd>)> {
+    let rules = Transition::build(space, opts)?;
+    let result = forward_with(space, &rules, keep_layers, on_ply);
+    rules.release(&mut space.manager);
+    result
+}
+
+/// [`forward`] with relations that are already built.
+pub fn forward_with(
+    space: &mut StateSpace,
+    rules: &Transition,
+    keep_layers: bool,
     mut on_ply: impl FnMut(&PlyRecord),
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     let start = Instant::now();
     let stats_before = space.manager.stats();
-    let rules = Transition::build(space, opts)?;
     let cells = space.size().cells();
     let mut plies = Vec::with_capacity(cells as usize + 1);
     let mut layers = Vec::new();
@@ -209,9 +240,8 @@ pub fn forward(
             break;
         }
         ply_start = Instant::now();
-        current = step(space, &rules, frame, current)?;
+        current = step(space, rules, frame, current)?;
     }
-    rules.release(&mut space.manager);
     let stats = space.manager.stats();
     let summary = ForwardSummary {
         positions: plies.iter().map(|p| p.states).sum(),

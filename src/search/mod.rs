@@ -1,8 +1,13 @@
-//! Symbolic search passes over a [`StateSpace`](crate::encoding::StateSpace).
+//! Symbolic search passes over a [`StateSpace`](crate::encoding::StateSpace):
+//! the forward pass (counting), the retrograde pass (solving), and solutions
+//! stored on disk.
 
+pub mod backward;
 pub mod forward;
+pub mod solution;
 
+pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use forward::{
-    forward, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy,
-    Transition,
+    forward, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy, Transition,
 };
+pub use solution::{Manifest, Solution, SolutionWriter};

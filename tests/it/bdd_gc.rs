@@ -14,16 +14,8 @@ fn exactly_k(m: &mut Manager, x: &[Var], k: usize) -> Bdd {
         let neg = m.literal(v, false).unwrap();
         let mut next = Vec::with_capacity(counts.len() + 1);
         for j in 0..=counts.len() {
-            let stay = if j < counts.len() {
-                m.and(counts[j], neg).unwrap()
-            } else {
-                Bdd::FALSE
-            };
-            let step = if j > 0 {
-                m.and(counts[j - 1], pos).unwrap()
-            } else {
-                Bdd::FALSE
-            };
+            let stay = if j < counts.len() { m.and(counts[j], neg).unwrap() } else { Bdd::FALSE };
+            let step = if j > 0 { m.and(counts[j - 1], pos).unwrap() } else { Bdd::FALSE };
             next.push(m.or(stay, step).unwrap());
         }
         counts = next;
@@ -48,18 +40,12 @@ fn rooted_and_pinned_bdds_survive_and_garbage_is_freed() {
     let rooted_table = truth_table(&m, rooted, 12);
     let kept = m.node_count_many(&[pinned, rooted]);
     let before = m.stats();
-    assert!(
-        before.live as usize > kept,
-        "garbage exists before the collection"
-    );
+    assert!(before.live as usize > kept, "garbage exists before the collection");
 
     let report = m.gc(&[rooted]);
     m.check().unwrap();
     let after = m.stats();
-    assert_eq!(
-        report.live_after as usize, kept,
-        "exactly the reachable nodes survive"
-    );
+    assert_eq!(report.live_after as usize, kept, "exactly the reachable nodes survive");
     assert_eq!(report.freed, report.live_before - report.live_after);
     assert!(report.freed > 0);
     assert_eq!(after.gc_runs, 1);
@@ -77,11 +63,7 @@ fn rooted_and_pinned_bdds_survive_and_garbage_is_freed() {
     let slots = after.slots;
     let again = exactly_k(&mut m, &x, 3);
     assert_eq!(m.sat_count(again, all), binomial(12, 3));
-    assert_eq!(
-        m.stats().slots,
-        slots,
-        "freed slots are reused before the arena grows"
-    );
+    assert_eq!(m.stats().slots, slots, "freed slots are reused before the arena grows");
     let _ = garbage;
     m.check().unwrap();
 
@@ -114,32 +96,19 @@ fn cache_survives_collection_only_where_valid() {
 
 #[test]
 fn maybe_gc_follows_the_growth_policy() {
-    let config = Config {
-        gc_min_live: 1000,
-        gc_growth: 2.0,
-        ..Config::default()
-    };
+    let config = Config { gc_min_live: 1000, gc_growth: 2.0, ..Config::default() };
     let mut m = Manager::new(config);
     let x = m.add_vars(14).unwrap();
     let f = exactly_k(&mut m, &x, 7);
     assert!(m.live_nodes() >= 1000);
-    let report = m
-        .maybe_gc(&[f])
-        .expect("above the threshold, maybe_gc collects");
+    let report = m.maybe_gc(&[f]).expect("above the threshold, maybe_gc collects");
     assert_eq!(m.gc_threshold(), 1000.max(report.live_after as usize * 2));
-    assert!(
-        m.maybe_gc(&[f]).is_none(),
-        "right after a collection nothing is due"
-    );
+    assert!(m.maybe_gc(&[f]).is_none(), "right after a collection nothing is due");
 }
 
 #[test]
 fn node_limit_is_an_error_and_the_manager_recovers() {
-    let config = Config {
-        initial_nodes: 64,
-        max_nodes: 200,
-        ..Config::default()
-    };
+    let config = Config { initial_nodes: 64, max_nodes: 200, ..Config::default() };
     let mut m = Manager::new(config);
     let x = m.add_vars(20).unwrap();
     let all = m.var_set(&x).unwrap();
@@ -152,16 +121,8 @@ fn node_limit_is_an_error_and_the_manager_recovers() {
                 let neg = m.literal(v, false)?;
                 let mut next = Vec::new();
                 for j in 0..=counts.len() {
-                    let stay = if j < counts.len() {
-                        m.and(counts[j], neg)?
-                    } else {
-                        Bdd::FALSE
-                    };
-                    let step = if j > 0 {
-                        m.and(counts[j - 1], pos)?
-                    } else {
-                        Bdd::FALSE
-                    };
+                    let stay = if j < counts.len() { m.and(counts[j], neg)? } else { Bdd::FALSE };
+                    let step = if j > 0 { m.and(counts[j - 1], pos)? } else { Bdd::FALSE };
                     next.push(m.or(stay, step)?);
                 }
                 counts = next;
@@ -180,15 +141,8 @@ fn node_limit_is_an_error_and_the_manager_recovers() {
         }
         other => panic!("expected a node-limit error, got {other:?}"),
     }
-    let msg = Error::NodeLimit {
-        capacity: 200,
-        live: 198,
-    }
-    .to_string();
-    assert!(
-        msg.contains("200") && msg.contains("198"),
-        "the message carries the numbers: {msg}"
-    );
+    let msg = Error::NodeLimit { capacity: 200, live: 198 }.to_string();
+    assert!(msg.contains("200") && msg.contains("198"), "the message carries the numbers: {msg}");
     m.check().unwrap();
     // After a collection and with a higher limit, the same work succeeds.
     m.gc(&[]);
@@ -201,27 +155,14 @@ fn node_limit_is_an_error_and_the_manager_recovers() {
 #[test]
 fn memory_grows_on_demand_from_a_small_start() {
     let mut m = Manager::new(Config::default());
-    assert!(
-        m.stats().table_bytes < 2 << 20,
-        "a fresh manager holds under 2 MB: {}",
-        m.stats().table_bytes
-    );
+    assert!(m.stats().table_bytes < 2 << 20, "a fresh manager holds under 2 MB: {}", m.stats().table_bytes);
     let x = m.add_vars(40).unwrap();
     let f = exactly_k(&mut m, &x, 20);
     let s = m.stats();
-    assert!(
-        s.nodes_created > 10_000,
-        "the workload creates many nodes ({})",
-        s.nodes_created
-    );
+    assert!(s.nodes_created > 10_000, "the workload creates many nodes ({})", s.nodes_created);
     assert!(s.slots >= s.live && s.peak_live >= s.live);
     // About 16 bytes per node slot, 4 per bucket, 20 per cache entry, doubling.
     let bound = 2 * (s.slots * 40) + (4 << 20);
-    assert!(
-        s.table_bytes < bound,
-        "table bytes {} grow with the nodes ({} slots)",
-        s.table_bytes,
-        s.slots
-    );
+    assert!(s.table_bytes < bound, "table bytes {} grow with the nodes ({} slots)", s.table_bytes, s.slots);
     let _ = f;
 }

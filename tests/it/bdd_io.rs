@@ -46,19 +46,13 @@ fn round_trip_in_memory_and_on_disk() {
     let roots = m.load_from(&bytes[..]).unwrap();
     let got: Vec<Vec<bool>> = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
     assert_eq!(got, tables);
-    assert_eq!(
-        roots[0], roots[5],
-        "a root saved twice loads as the same node"
-    );
+    assert_eq!(roots[0], roots[5], "a root saved twice loads as the same node");
     m.check().unwrap();
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.bdd");
     m.save(&roots, &path).unwrap();
-    assert!(
-        !dir.path().join("set.bdd.tmp").exists(),
-        "the temporary file is renamed away"
-    );
+    assert!(!dir.path().join("set.bdd.tmp").exists(), "the temporary file is renamed away");
     let mut m2 = fresh();
     let again = m2.load(&path).unwrap();
     let got: Vec<Vec<bool>> = again.iter().map(|&f| truth_table(&m2, f, N)).collect();
@@ -86,18 +80,12 @@ fn every_flipped_byte_is_rejected() {
             let mut bad = bytes.clone();
             bad[i] ^= mask;
             let mut m = fresh();
-            assert!(
-                matches!(m.load_from(&bad[..]), Err(LoadError::Bad(_))),
-                "byte {i} xor {mask:#x} was accepted"
-            );
+            assert!(matches!(m.load_from(&bad[..]), Err(LoadError::Bad(_))), "byte {i} xor {mask:#x} was accepted");
         }
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(
-        matches!(fresh().load_from(&longer[..]), Err(LoadError::Bad(_))),
-        "trailing bytes"
-    );
+    assert!(matches!(fresh().load_from(&longer[..]), Err(LoadError::Bad(_))), "trailing bytes");
 }
 
 #[test]
@@ -109,15 +97,10 @@ fn a_manager_of_another_layout_is_refused_with_the_file_named() {
     let (mut other_count, _) = manager(N + 1, None);
     let err = other_count.load(&path).unwrap_err();
     assert!(matches!(err, Error::BadFile { .. }), "{err}");
-    assert!(
-        err.to_string().contains("set.bdd") && err.to_string().contains("variables"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("set.bdd") && err.to_string().contains("variables"), "{err}");
     let (mut other_order, _) = manager(N, None);
     let err = other_order.load(&path).unwrap_err();
     assert!(err.to_string().contains("order"), "{err}");
-    let missing = other_order
-        .load(&dir.path().join("missing.bdd"))
-        .unwrap_err();
+    let missing = other_order.load(&dir.path().join("missing.bdd")).unwrap_err();
     assert!(matches!(missing, Error::Io { .. }) && missing.to_string().contains("missing.bdd"));
 }

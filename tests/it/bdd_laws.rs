@@ -15,14 +15,7 @@ fn expect(m: &Manager, fs: &[Bdd], got: Bdd, want: &[bool], what: &str) {
 }
 
 fn subsets(vars: &[Var]) -> Vec<Vec<Var>> {
-    (0..8)
-        .map(|s| {
-            (0..3)
-                .filter(|j| (s >> j) & 1 == 1)
-                .map(|j| vars[j])
-                .collect()
-        })
-        .collect()
+    (0..8).map(|s| (0..3).filter(|j| (s >> j) & 1 == 1).map(|j| vars[j]).collect()).collect()
 }
 
 #[test]
@@ -145,9 +138,8 @@ fn rename_under_every_variable_map() {
                 let t = table3(i);
                 let got = m.rename(f, r).unwrap();
                 // f[x_j := x_target(j)] at a reads f at the point b with b_j = a_target(j).
-                let want: Vec<bool> = (0..8)
-                    .map(|a| t[(0..3).map(|j| ((a >> target[j]) & 1) << j).sum::<usize>()])
-                    .collect();
+                let want: Vec<bool> =
+                    (0..8).map(|a| t[(0..3).map(|j| ((a >> target[j]) & 1) << j).sum::<usize>()]).collect();
                 expect(&m, &fs, got, &want, "rename");
             }
         }
@@ -163,21 +155,9 @@ fn restrict_under_every_partial_assignment() {
         for code in 0..27usize {
             // Per variable: 0 = free, 1 = fixed false, 2 = fixed true.
             let fix = [code % 3, code / 3 % 3, code / 9];
-            let lits: Vec<(Var, bool)> = (0..3)
-                .filter(|&j| fix[j] > 0)
-                .map(|j| (x[j], fix[j] == 2))
-                .collect();
-            let point = |a: usize| {
-                (0..3)
-                    .map(|j| {
-                        (if fix[j] == 0 {
-                            (a >> j) & 1
-                        } else {
-                            fix[j] - 1
-                        }) << j
-                    })
-                    .sum::<usize>()
-            };
+            let lits: Vec<(Var, bool)> = (0..3).filter(|&j| fix[j] > 0).map(|j| (x[j], fix[j] == 2)).collect();
+            let point =
+                |a: usize| (0..3).map(|j| (if fix[j] == 0 { (a >> j) & 1 } else { fix[j] - 1 }) << j).sum::<usize>();
             for (i, &f) in fs.iter().enumerate() {
                 let t = table3(i);
                 let got = m.restrict(f, &lits).unwrap();
@@ -201,27 +181,11 @@ fn sat_count_over_the_support_and_over_larger_sets() {
         let five = m.var_set(&five_vars).unwrap();
         for (i, &f) in fs.iter().enumerate() {
             let ones = table3(i).iter().filter(|&&t| t).count() as u128;
-            assert_eq!(
-                m.sat_count(f, three),
-                ones,
-                "function {i} over its 3 variables"
-            );
-            assert_eq!(
-                m.sat_count(f, five),
-                ones * 4,
-                "function {i} over 5 variables"
-            );
+            assert_eq!(m.sat_count(f, three), ones, "function {i} over its 3 variables");
+            assert_eq!(m.sat_count(f, five), ones * 4, "function {i} over 5 variables");
             let levels = order.map_or(vec![0, 1, 2], |o| o.to_vec());
-            assert_eq!(
-                m.node_count(f),
-                robdd_size(&table3(i), &levels),
-                "node count of function {i}"
-            );
-            assert_eq!(
-                m.sat_count_and_size(f, three),
-                (ones, m.node_count(f)),
-                "one traversal, function {i}"
-            );
+            assert_eq!(m.node_count(f), robdd_size(&table3(i), &levels), "node count of function {i}");
+            assert_eq!(m.sat_count_and_size(f, three), (ones, m.node_count(f)), "one traversal, function {i}");
         }
     }
 }
@@ -241,8 +205,7 @@ fn robdd_size(table: &[bool], order: &[usize]) -> usize {
                 .collect();
             let var = order[l];
             let depends = (0..8).any(|a| {
-                (0..l).all(|k| ((a >> order[k]) & 1) == ((prefix >> k) & 1))
-                    && table[a] != table[a ^ (1 << var)]
+                (0..l).all(|k| ((a >> order[k]) & 1) == ((prefix >> k) & 1)) && table[a] != table[a ^ (1 << var)]
             });
             if depends {
                 subs.insert(sub);

@@ -5,10 +5,7 @@ use std::process::{Command, Output};
 use c4bdd::game::{explicit, BoardSize};
 
 fn c4bdd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
 }
 
 fn stderr(out: &Output) -> String {
@@ -19,14 +16,8 @@ fn stderr(out: &Output) -> String {
 fn csv_states(path: &std::path::Path) -> Vec<u128> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let headers = reader.headers().unwrap().clone();
-    let col = headers
-        .iter()
-        .position(|h| h == "states")
-        .expect("a states column");
-    reader
-        .records()
-        .map(|r| r.unwrap()[col].parse().unwrap())
-        .collect()
+    let col = headers.iter().position(|h| h == "states").expect("a states column");
+    reader.records().map(|r| r.unwrap()[col].parse().unwrap()).collect()
 }
 
 #[test]
@@ -34,39 +25,19 @@ fn count_prints_plies_and_writes_the_csv() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("plies.csv");
     let out = c4bdd(
-        &[
-            "count",
-            "-W",
-            "4",
-            "-H",
-            "4",
-            "--encoding",
-            "cellwise",
-            "--order",
-            "row-wise",
-            "--csv",
-        ]
-        .into_iter()
-        .chain([csv.to_str().unwrap()])
-        .collect::<Vec<_>>(),
+        &["count", "-W", "4", "-H", "4", "--encoding", "cellwise", "--order", "row-wise", "--csv"]
+            .into_iter()
+            .chain([csv.to_str().unwrap()])
+            .collect::<Vec<_>>(),
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let oracle = explicit::count_plies(BoardSize::new(4, 4).unwrap(), true).unwrap();
     let total: u64 = oracle.iter().sum();
-    assert!(
-        text.contains(&format!("total positions: {total}")),
-        "{text}"
-    );
-    assert!(
-        text.contains("peak live nodes") && text.contains("GC"),
-        "{text}"
-    );
+    assert!(text.contains(&format!("total positions: {total}")), "{text}");
+    assert!(text.contains("peak live nodes") && text.contains("GC"), "{text}");
     let states = csv_states(&csv);
-    assert_eq!(
-        states,
-        oracle.iter().map(|&c| c as u128).collect::<Vec<_>>()
-    );
+    assert_eq!(states, oracle.iter().map(|&c| c as u128).collect::<Vec<_>>());
 }
 
 #[test]
@@ -79,64 +50,20 @@ fn bad_input_gets_one_line_and_status_2() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["count", "-W", "0", "-H", "4"], "0"),
         (vec!["count", "-W", "14", "-H", "4"], "14"),
-        (
-            vec!["count", "-W", "4", "-H", "4", "--order", "zigzag"],
-            "zigzag",
-        ),
-        (
-            vec!["count", "-W", "4", "-H", "4", "--encoding", "bits"],
-            "bits",
-        ),
-        (
-            vec!["count", "-W", "4", "-H", "4", "--order", &partial_order],
-            "missing",
-        ),
-        (
-            vec![
-                "count",
-                "-W",
-                "4",
-                "-H",
-                "4",
-                "--order",
-                "custom:/no/such/file",
-            ],
-            "/no/such/file",
-        ),
-        (
-            vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"],
-            "0.5",
-        ),
-        (
-            vec![
-                "count",
-                "-W",
-                "4",
-                "-H",
-                "4",
-                "--csv",
-                missing_dir.to_str().unwrap(),
-            ],
-            "out.csv",
-        ),
+        (vec!["count", "-W", "4", "-H", "4", "--order", "zigzag"], "zigzag"),
+        (vec!["count", "-W", "4", "-H", "4", "--encoding", "bits"], "bits"),
+        (vec!["count", "-W", "4", "-H", "4", "--order", &partial_order], "missing"),
+        (vec!["count", "-W", "4", "-H", "4", "--order", "custom:/no/such/file"], "/no/such/file"),
+        (vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"], "0.5"),
+        (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
     ];
     for (args, needle) in cases {
         let out = c4bdd(&args);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(
-            err.trim_end().lines().count(),
-            1,
-            "{args:?}: one line expected, got {err:?}"
-        );
-        assert!(
-            err.contains(needle),
-            "{args:?}: the message should name '{needle}': {err}"
-        );
-        assert!(
-            out.stdout.is_empty() || !String::from_utf8_lossy(&out.stdout).contains("total"),
-            "{args:?}"
-        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+        assert!(err.contains(needle), "{args:?}: the message should name '{needle}': {err}");
+        assert!(out.stdout.is_empty() || !String::from_utf8_lossy(&out.stdout).contains("total"), "{args:?}");
     }
     assert!(!missing_dir.exists());
 }
@@ -145,33 +72,13 @@ fn bad_input_gets_one_line_and_status_2() {
 fn node_limit_stops_with_status_3_and_keeps_finished_plies() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("plies.csv");
-    let out = c4bdd(&[
-        "count",
-        "-W",
-        "5",
-        "-H",
-        "4",
-        "--max-nodes",
-        "20000",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let out = c4bdd(&["count", "-W", "5", "-H", "4", "--max-nodes", "20000", "--csv", csv.to_str().unwrap()]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(
-        err.contains("node limit")
-            && err.contains("20000")
-            && err.contains("5x4")
-            && err.contains("ply"),
-        "{err}"
-    );
+    assert!(err.contains("node limit") && err.contains("20000") && err.contains("5x4") && err.contains("ply"), "{err}");
     let states = csv_states(&csv);
     let oracle = explicit::count_plies(BoardSize::new(5, 4).unwrap(), true).unwrap();
-    assert!(
-        !states.is_empty() && states.len() < oracle.len(),
-        "some plies finished, not all: {}",
-        states.len()
-    );
+    assert!(!states.is_empty() && states.len() < oracle.len(), "some plies finished, not all: {}", states.len());
     for (ply, &s) in states.iter().enumerate() {
         assert_eq!(s, oracle[ply] as u128, "ply {ply} in the CSV is exact");
     }

@@ -20,20 +20,14 @@ pub fn assignment(i: usize, n: usize) -> Vec<bool> {
 
 /// The truth table of `f` over the first `n` variables (bit `i` = value at assignment `i`).
 pub fn truth_table(m: &Manager, f: Bdd, n: usize) -> Vec<bool> {
-    (0..1usize << n)
-        .map(|i| m.eval(f, &assignment(i, n)))
-        .collect()
+    (0..1usize << n).map(|i| m.eval(f, &assignment(i, n))).collect()
 }
 
 /// The BDD whose truth table over `vars` is `table`, built as a disjunction of minterms.
 pub fn from_table(m: &mut Manager, vars: &[Var], table: &[bool]) -> Bdd {
     let mut f = Bdd::FALSE;
     for (i, _) in table.iter().enumerate().filter(|(_, &t)| t) {
-        let lits: Vec<(Var, bool)> = vars
-            .iter()
-            .enumerate()
-            .map(|(j, &v)| (v, (i >> j) & 1 == 1))
-            .collect();
+        let lits: Vec<(Var, bool)> = vars.iter().enumerate().map(|(j, &v)| (v, (i >> j) & 1 == 1)).collect();
         let cube = m.cube(&lits).unwrap();
         f = m.or(f, cube).unwrap();
     }
@@ -52,25 +46,18 @@ pub fn all3(m: &mut Manager, vars: &[Var]) -> Vec<Bdd> {
 
 /// The function number of a 3-variable truth table.
 pub fn number3(table: &[bool]) -> usize {
-    table
-        .iter()
-        .enumerate()
-        .filter(|(_, &t)| t)
-        .map(|(i, _)| 1 << i)
-        .sum()
+    table.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| 1 << i).sum()
 }
 
 /// The paper's Table 1 as (board, positions), read from shared/reference.
 pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/reference/paper-table1.csv");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/paper-table1.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
-            let size =
-                c4bdd::game::BoardSize::new(f[0].parse().unwrap(), f[1].parse().unwrap()).unwrap();
+            let size = c4bdd::game::BoardSize::new(f[0].parse().unwrap(), f[1].parse().unwrap()).unwrap();
             (size, f[2].parse().unwrap())
         })
         .collect()

@@ -9,19 +9,10 @@ use c4bdd::search::{forward, ForwardOptions, ImageStrategy, TerminalStrategy};
 use crate::common::paper_table1;
 
 const ENCODINGS: [EncodingKind; 2] = [EncodingKind::Cellwise, EncodingKind::Compressed];
-const ORDERS: [OrderSpec; 3] = [
-    OrderSpec::ColumnWise,
-    OrderSpec::RowWise,
-    OrderSpec::CenterOut,
-];
+const ORDERS: [OrderSpec; 3] = [OrderSpec::ColumnWise, OrderSpec::RowWise, OrderSpec::CenterOut];
 
 /// Per-ply counts of a BDD forward pass.
-fn bdd_counts(
-    kind: EncodingKind,
-    size: BoardSize,
-    order: &OrderSpec,
-    opts: ForwardOptions,
-) -> Vec<u128> {
+fn bdd_counts(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> Vec<u128> {
     let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
     let (summary, _) = forward(&mut space, &opts, false, |_| {}).unwrap();
     space.manager.check().unwrap();
@@ -50,10 +41,7 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             .collect();
         for kind in ENCODINGS {
             for order in &ORDERS {
-                let opts = ForwardOptions {
-                    image: ImageStrategy::Monolithic,
-                    terminal,
-                };
+                let opts = ForwardOptions { image: ImageStrategy::Monolithic, terminal };
                 let got = bdd_counts(kind, size, order, opts);
                 assert_eq!(got, oracle, "{size} {kind} {} {terminal:?}", order.name());
             }
@@ -73,26 +61,12 @@ fn every_encoding_and_order_matches_the_enumerator_without_termination() {
 
 #[test]
 fn strategies_agree_with_each_other() {
-    for size in [
-        BoardSize::new(4, 4).unwrap(),
-        BoardSize::new(5, 3).unwrap(),
-        BoardSize::new(3, 5).unwrap(),
-    ] {
+    for size in [BoardSize::new(4, 4).unwrap(), BoardSize::new(5, 3).unwrap(), BoardSize::new(3, 5).unwrap()] {
         for kind in ENCODINGS {
-            let reference = bdd_counts(
-                kind,
-                size,
-                &OrderSpec::ColumnWise,
-                ForwardOptions::default(),
-            );
+            let reference = bdd_counts(kind, size, &OrderSpec::ColumnWise, ForwardOptions::default());
             for image in [ImageStrategy::Monolithic, ImageStrategy::Columns] {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
-                    let got = bdd_counts(
-                        kind,
-                        size,
-                        &OrderSpec::Paper,
-                        ForwardOptions { image, terminal },
-                    );
+                    let got = bdd_counts(kind, size, &OrderSpec::Paper, ForwardOptions { image, terminal });
                     assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?}");
                 }
             }
@@ -106,15 +80,10 @@ fn totals_match_the_papers_table_1_for_boards_up_to_25_cells() {
     let mut checked = 0;
     for (size, positions) in table.iter().filter(|(s, _)| s.cells() <= 25) {
         for kind in ENCODINGS {
-            let total: u128 = bdd_counts(kind, *size, &OrderSpec::Paper, ForwardOptions::default())
-                .iter()
-                .sum();
+            let total: u128 = bdd_counts(kind, *size, &OrderSpec::Paper, ForwardOptions::default()).iter().sum();
             assert_eq!(total, *positions, "{size} {kind}");
         }
         checked += 1;
     }
-    assert!(
-        checked >= 60,
-        "only {checked} boards of the reference table were checked"
-    );
+    assert!(checked >= 60, "only {checked} boards of the reference table were checked");
 }

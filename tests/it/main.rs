@@ -7,4 +7,5 @@ mod bdd_random;
 mod cli;
 mod common;
 mod count;
+mod solve;
 mod sweep;

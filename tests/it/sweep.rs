@@ -10,17 +10,11 @@ use c4bdd::experiment::record::{read_rows, PlyRow, RunRow};
 use crate::common::paper_table1;
 
 fn c4bdd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
 }
 
 fn repo_file(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel).display().to_string()
 }
 
 fn write_spec(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -30,13 +24,7 @@ fn write_spec(dir: &Path, name: &str, body: &str) -> PathBuf {
 }
 
 fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "sweep",
-        spec.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ];
+    let mut args = vec!["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
     args.extend(extra);
     c4bdd(&args)
 }
@@ -45,17 +33,13 @@ fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Output {
 fn stable_runs(dir: &Path) -> Vec<(String, Option<u128>, u32, u64, String)> {
     let mut rows: Vec<RunRow> = read_rows(&dir.join("runs.csv")).unwrap();
     rows.sort_by(|a, b| a.run.cmp(&b.run));
-    rows.into_iter()
-        .map(|r| (r.run, r.positions, r.plies, r.peak_nodes, r.status))
-        .collect()
+    rows.into_iter().map(|r| (r.run, r.positions, r.plies, r.peak_nodes, r.status)).collect()
 }
 
 fn stable_plies(dir: &Path) -> Vec<(String, u32, u128, u64)> {
     let mut rows: Vec<PlyRow> = read_rows(&dir.join("plies.csv")).unwrap();
     rows.sort_by(|a, b| (&a.run, a.ply).cmp(&(&b.run, b.ply)));
-    rows.into_iter()
-        .map(|p| (p.run, p.ply, p.states, p.bdd_nodes))
-        .collect()
+    rows.into_iter().map(|p| (p.run, p.ply, p.states, p.bdd_nodes)).collect()
 }
 
 #[test]
@@ -63,81 +47,41 @@ fn smoke_spec_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("smoke");
     let result = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
-    assert_eq!(
-        runs.len(),
-        16,
-        "4 boards x 2 encodings x 2 terminal strategies"
-    );
+    assert_eq!(runs.len(), 16, "4 boards x 2 encodings x 2 terminal strategies");
     let table = paper_table1();
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     for r in &runs {
         assert_eq!(r.status, "ok", "{}", r.run);
-        assert!(
-            r.peak_rss_bytes > 1 << 20 && r.peak_rss_bytes < 200 << 20,
-            "{}: RSS {}",
-            r.run,
-            r.peak_rss_bytes
-        );
+        assert!(r.peak_rss_bytes > 1 << 20 && r.peak_rss_bytes < 200 << 20, "{}: RSS {}", r.run, r.peak_rss_bytes);
         assert!(r.peak_nodes > 0 && r.time_s >= 0.0 && (0.0..=1.0).contains(&r.gc_share));
         assert_eq!(r.plies as u64, r.width as u64 * r.height as u64 + 1);
         let mine: Vec<&PlyRow> = plies.iter().filter(|p| p.run == r.run).collect();
         assert_eq!(mine.len() as u32, r.plies);
-        assert_eq!(
-            Some(mine.iter().map(|p| p.states).sum::<u128>()),
-            r.positions,
-            "{}",
-            r.run
-        );
+        assert_eq!(Some(mine.iter().map(|p| p.states).sum::<u128>()), r.positions, "{}", r.run);
         if r.terminal == "whole" {
-            let paper = table
-                .iter()
-                .find(|(s, _)| s.width == r.width && s.height == r.height)
-                .unwrap()
-                .1;
-            assert_eq!(
-                r.positions,
-                Some(paper),
-                "{} against the paper's Table 1",
-                r.run
-            );
+            let paper = table.iter().find(|(s, _)| s.width == r.width && s.height == r.height).unwrap().1;
+            assert_eq!(r.positions, Some(paper), "{} against the paper's Table 1", r.run);
         }
     }
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("meta.json")).unwrap()).unwrap();
     for key in ["commit", "dirty", "rustc"] {
-        assert!(
-            meta["revision"][key] != serde_json::Value::Null,
-            "meta.json lacks revision.{key}"
-        );
+        assert!(meta["revision"][key] != serde_json::Value::Null, "meta.json lacks revision.{key}");
     }
     for key in ["cpu", "cores", "memory_bytes"] {
-        assert!(
-            meta["machine"][key] != serde_json::Value::Null,
-            "meta.json lacks machine.{key}"
-        );
+        assert!(meta["machine"][key] != serde_json::Value::Null, "meta.json lacks machine.{key}");
     }
     assert_eq!(meta["spec"]["name"], "smoke");
-    assert!(meta["invocations"][0]["command"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|a| a == "sweep"));
+    assert!(meta["invocations"][0]["command"].as_array().unwrap().iter().any(|a| a == "sweep"));
 
     // A rerun skips everything and changes no row.
     let before = std::fs::read_to_string(out.join("runs.csv")).unwrap();
     let again = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 runs ran"));
-    assert_eq!(
-        std::fs::read_to_string(out.join("runs.csv")).unwrap(),
-        before
-    );
+    assert_eq!(std::fs::read_to_string(out.join("runs.csv")).unwrap(), before);
 }
 
 const RESUME_SPEC: &str = r#"
@@ -156,13 +100,7 @@ fn kill_9_and_resume_gives_the_uninterrupted_rows() {
     for (i, delay_ms) in [30u64, 150, 400, 900].into_iter().enumerate() {
         let out = dir.path().join(format!("killed{i}"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-            .args([
-                "sweep",
-                spec.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--quiet",
-            ])
+            .args(["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -170,39 +108,19 @@ fn kill_9_and_resume_gives_the_uninterrupted_rows() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        let finished = std::fs::read_to_string(out.join("runs.csv"))
-            .map_or(0, |t| t.lines().count().saturating_sub(1));
-        assert!(
-            finished < stable_runs(&reference).len(),
-            "the kill at {delay_ms} ms came after the sweep ended"
-        );
+        let finished = std::fs::read_to_string(out.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
+        assert!(finished < stable_runs(&reference).len(), "the kill at {delay_ms} ms came after the sweep ended");
         let resumed = sweep(&spec, &out, &[]);
-        assert!(
-            resumed.status.success(),
-            "{}",
-            String::from_utf8_lossy(&resumed.stderr)
-        );
-        assert_eq!(
-            stable_runs(&out),
-            stable_runs(&reference),
-            "runs after a kill at {delay_ms} ms"
-        );
-        assert_eq!(
-            stable_plies(&out),
-            stable_plies(&reference),
-            "plies after a kill at {delay_ms} ms"
-        );
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(stable_runs(&out), stable_runs(&reference), "runs after a kill at {delay_ms} ms");
+        assert_eq!(stable_plies(&out), stable_plies(&reference), "plies after a kill at {delay_ms} ms");
     }
 }
 
 #[test]
 fn limits_are_recorded_and_the_sweep_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = write_spec(
-        dir.path(),
-        "limits",
-        "[grid]\nboards = [\"5x4\", \"3x3\"]\n[limits]\nmax_nodes = 20000\n",
-    );
+    let spec = write_spec(dir.path(), "limits", "[grid]\nboards = [\"5x4\", \"3x3\"]\n[limits]\nmax_nodes = 20000\n");
     let out = dir.path().join("out");
     assert!(sweep(&spec, &out, &[]).status.success());
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
@@ -212,16 +130,9 @@ fn limits_are_recorded_and_the_sweep_goes_on() {
     assert_eq!(runs[0].max_nodes, 20000);
     assert_eq!(runs[1].status, "ok");
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
-    assert_eq!(
-        plies.iter().filter(|p| p.run == runs[0].run).count() as u32,
-        runs[0].plies
-    );
+    assert_eq!(plies.iter().filter(|p| p.run == runs[0].run).count() as u32, runs[0].plies);
 
-    let spec = write_spec(
-        dir.path(),
-        "slow",
-        "[grid]\nboards = [\"6x5\", \"3x3\"]\n[limits]\ntime_s = 1.5\n",
-    );
+    let spec = write_spec(dir.path(), "slow", "[grid]\nboards = [\"6x5\", \"3x3\"]\n[limits]\ntime_s = 1.5\n");
     let out = dir.path().join("slow");
     assert!(sweep(&spec, &out, &[]).status.success());
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
@@ -233,32 +144,23 @@ fn limits_are_recorded_and_the_sweep_goes_on() {
 #[test]
 fn shards_merge_to_the_unsharded_result() {
     let dir = tempfile::tempdir().unwrap();
-    let spec = write_spec(dir.path(), "sharded", "[grid]\nwidths = [2, 3, 4]\nheights = [3, 4]\nencodings = [\"compressed\", \"cellwise\"]\n");
+    let spec = write_spec(
+        dir.path(),
+        "sharded",
+        "[grid]\nwidths = [2, 3, 4]\nheights = [3, 4]\nencodings = [\"compressed\", \"cellwise\"]\n",
+    );
     let whole = dir.path().join("whole");
     assert!(sweep(&spec, &whole, &[]).status.success());
-    let halves: Vec<PathBuf> = (1..=2)
-        .map(|i| dir.path().join(format!("half{i}")))
-        .collect();
+    let halves: Vec<PathBuf> = (1..=2).map(|i| dir.path().join(format!("half{i}"))).collect();
     for (i, half) in halves.iter().enumerate() {
         let shard = format!("{}/2", i + 1);
         assert!(sweep(&spec, half, &["--shard", &shard]).status.success());
-        assert!(
-            !stable_runs(half).is_empty() && stable_runs(half).len() < stable_runs(&whole).len()
-        );
+        assert!(!stable_runs(half).is_empty() && stable_runs(half).len() < stable_runs(&whole).len());
     }
     let merged = dir.path().join("merged");
-    let out = c4bdd(&[
-        "merge",
-        "--out",
-        merged.to_str().unwrap(),
-        halves[0].to_str().unwrap(),
-        halves[1].to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out =
+        c4bdd(&["merge", "--out", merged.to_str().unwrap(), halves[0].to_str().unwrap(), halves[1].to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(stable_runs(&merged), stable_runs(&whole));
     assert_eq!(stable_plies(&merged), stable_plies(&whole));
     let twice = c4bdd(&[
@@ -268,42 +170,18 @@ fn shards_merge_to_the_unsharded_result() {
         halves[0].to_str().unwrap(),
         halves[0].to_str().unwrap(),
     ]);
-    assert_eq!(
-        twice.status.code(),
-        Some(1),
-        "a run in two sources is refused"
-    );
+    assert_eq!(twice.status.code(), Some(1), "a run in two sources is refused");
 }
 
 #[test]
 fn bad_specs_get_one_line_status_2_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        (
-            "unknown",
-            "[grid]\nboards = [\"4x4\"]\nwidht = [3]\n",
-            "widht",
-        ),
-        (
-            "zero",
-            "[grid]\nwidths = [0, 4]\nheights = [4]\n",
-            "grid.widths",
-        ),
-        (
-            "empty",
-            "[grid]\nboards = [\"4x4\"]\nencodings = []\n",
-            "grid.encodings",
-        ),
-        (
-            "noboards",
-            "[grid]\nencodings = [\"compressed\"]\n",
-            "grid.boards",
-        ),
-        (
-            "order",
-            "[grid]\nboards = [\"4x4\"]\norders = [\"spiral\"]\n",
-            "spiral",
-        ),
+        ("unknown", "[grid]\nboards = [\"4x4\"]\nwidht = [3]\n", "widht"),
+        ("zero", "[grid]\nwidths = [0, 4]\nheights = [4]\n", "grid.widths"),
+        ("empty", "[grid]\nboards = [\"4x4\"]\nencodings = []\n", "grid.encodings"),
+        ("noboards", "[grid]\nencodings = [\"compressed\"]\n", "grid.boards"),
+        ("order", "[grid]\nboards = [\"4x4\"]\norders = [\"spiral\"]\n", "spiral"),
         ("board", "[grid]\nboards = [\"4by4\"]\n", "4by4"),
     ];
     for (name, body, needle) in cases {
@@ -313,18 +191,10 @@ fn bad_specs_get_one_line_status_2_and_write_nothing() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
-        assert!(
-            err.contains(&format!("{name}.toml")) && err.contains(needle),
-            "{name}: {err}"
-        );
+        assert!(err.contains(&format!("{name}.toml")) && err.contains(needle), "{name}: {err}");
         assert!(!out_dir.exists(), "{name}: nothing may be written");
     }
-    let missing = c4bdd(&[
-        "sweep",
-        "/no/such/spec.toml",
-        "--results",
-        dir.path().to_str().unwrap(),
-    ]);
+    let missing = c4bdd(&["sweep", "/no/such/spec.toml", "--results", dir.path().to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/spec.toml"));
 }

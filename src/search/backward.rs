@@ -1,0 +1,179 @@
+//! The strong solution: a forward pass keeping every ply's states, then the
+//! retrograde pass of the paper's §2.2, from the last ply back to the empty
+//! board. From the view of the player to move at ply i:
+//!
+//! ```text
+//! win_N  = false,  draw_N = states_N ∧ ¬terminal,  lost_N = states_N ∧ terminal
+//! win_i  = pre-image(lost_{i+1}) ∧ states_i ∧ ¬terminal
+//! draw_i = pre-image(draw_{i+1}) ∧ states_i ∧ ¬terminal ∧ ¬win_i
+//! lost_i = (states_i ∧ ¬terminal ∧ ¬win_i ∧ ¬draw_i) ∨ (states_i ∧ terminal)
+//! ```
+//!
+//! Every BDD that must survive a collection is pinned while it is needed.
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::forward::{forward_with, with_retry, ForwardOptions, ForwardSummary, TerminalStrategy, Transition};
+use crate::bdd::{Bdd, Manager};
+use crate::encoding::{Frame, StateSpace};
+use crate::error::{Error, Result};
+
+/// The game-theoretic value of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Value {
+    FirstPlayerWins,
+    Draw,
+    SecondPlayerWins,
+}
+
+impl Value {
+    pub fn name(self) -> &'static str {
+        match self {
+            Value::FirstPlayerWins => "first-player-wins",
+            Value::Draw => "draw",
+            Value::SecondPlayerWins => "second-player-wins",
+        }
+    }
+}
+
+/// One ply of the solution in the paper's Table 2 form (first player's view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolvePly {
+    pub ply: u32,
+    /// Positions the first player wins.
+    pub won: u128,
+    pub drawn: u128,
+    /// Positions the first player loses.
+    pub lost: u128,
+    pub total: u128,
+    /// Positions where the player who just moved has four in a row.
+    pub terminal: u128,
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveSummary {
+    /// Plies in order 0..=N.
+    pub plies: Vec<SolvePly>,
+    /// The value of the empty board.
+    pub value: Value,
+    pub forward: ForwardSummary,
+    pub time_s: f64,
+    pub gc_s: f64,
+    pub peak_nodes: u64,
+}
+
+/// Run an operation (collecting and retrying once at the node limit; every
+/// operand must be pinned) and pin its result.
+fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Result<Bdd> {
+    let f = with_retry(m, &[], op)?;
+    m.pin(f);
+    Ok(f)
+}
+
+/// Solve the board. `on_ply` sees each ply when it is solved (from the last
+/// back to ply 0); `store` receives each ply's `win` and `lost` BDDs (view of
+/// the player to move) while they are alive, e.g. to save them.
+pub fn solve(
+    space: &mut StateSpace,
+    opts: &ForwardOptions,
+    mut on_ply: impl FnMut(&SolvePly),
+    mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
+) -> Result<SolveSummary> {
+    if matches!(opts.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
+        let reason = "solving needs the terminal states: use terminal whole or lines".to_string();
+        return Err(Error::UnsupportedBoard { reason });
+    }
+    let start = Instant::now();
+    let gc_before = space.manager.stats().gc_time;
+    let rules = Transition::build(space, opts)?;
+    let (forward, layers) = forward_with(space, &rules, true, |_| {})?;
+    let n = space.size().cells();
+    let mut plies = Vec::with_capacity(n as usize + 1);
+    // (win, draw, lost) of the ply after the current one, pinned.
+    let mut next: Option<(Bdd, Bdd, Bdd)> = None;
+    for i in (0..=n).rev() {
+        let frame = Frame::of_ply(i);
+        let states = layers[i as usize];
+        let (alive, terminal) = rules.split_terminal(space, frame, states)?;
+        space.manager.pin(alive);
+        space.manager.pin(terminal);
+        let (win, draw, lost) = match next {
+            None => (Bdd::FALSE, alive, terminal),
+            Some((_, next_draw, next_lost)) => {
+                let to_lost = rules.preimage(space, frame, next_lost)?;
+                let m = &mut space.manager;
+                m.pin(to_lost);
+                let win = pinned(m, |m| m.and(to_lost, alive))?;
+                m.unpin(to_lost);
+                let rest = pinned(m, |m| m.diff(alive, win))?;
+                let to_draw = rules.preimage(space, frame, next_draw)?;
+                let m = &mut space.manager;
+                m.pin(to_draw);
+                let draw = pinned(m, |m| m.and(to_draw, rest))?;
+                m.unpin(to_draw);
+                let no_move = pinned(m, |m| m.diff(rest, draw))?;
+                let lost = pinned(m, |m| m.or(no_move, terminal))?;
+                m.unpin(no_move);
+                m.unpin(rest);
+                (win, draw, lost)
+            }
+        };
+        if next.is_none() {
+            space.manager.pin(draw);
+            space.manager.pin(lost);
+        }
+        let count = |f: Bdd| space.count(f, frame);
+        let (w, d, l) = (count(win), count(draw), count(lost));
+        let record = SolvePly {
+            ply: i,
+            won: if i % 2 == 0 { w } else { l },
+            drawn: d,
+            lost: if i % 2 == 0 { l } else { w },
+            total: count(states),
+            terminal: count(terminal),
+        };
+        debug_assert_eq!(record.won + record.drawn + record.lost, record.total);
+        on_ply(&record);
+        plies.push(record);
+        store(space, i, win, lost)?;
+        let m = &mut space.manager;
+        for f in [alive, terminal, states] {
+            m.unpin(f);
+        }
+        if let Some((a, b, c)) = next {
+            for f in [a, b, c] {
+                m.unpin(f);
+            }
+        }
+        next = Some((win, draw, lost));
+        m.maybe_gc(&[]);
+    }
+    let (win0, draw0, _) = next.expect("ply 0 was solved");
+    let value = if win0 != Bdd::FALSE {
+        Value::FirstPlayerWins
+    } else if draw0 != Bdd::FALSE {
+        Value::Draw
+    } else {
+        Value::SecondPlayerWins
+    };
+    if let Some((a, b, c)) = next {
+        for f in [a, b, c] {
+            space.manager.unpin(f);
+        }
+    }
+    rules.release(&mut space.manager);
+    plies.reverse();
+    let stats = space.manager.stats();
+    Ok(SolveSummary {
+        plies,
+        value,
+        forward,
+        time_s: start.elapsed().as_secs_f64(),
+        gc_s: (stats.gc_time - gc_before).as_secs_f64(),
+        peak_nodes: stats.peak_live,
+    })
+}

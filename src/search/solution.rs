@@ -1,0 +1,201 @@
+//! A strong solution on disk: per ply the `win` and `lost` BDDs of the player
+//! to move (draw is derived: the ply's states that are neither), in one file
+//! per ply (`ply-NN.bdd`, the core's checksummed format), and `manifest.json`
+//! with the board, encoding, variable order, format version, the value of the
+//! empty board, and each file's size and CRC-32.
+//!
+//! Loading checks the manifest against the request and each file's size and
+//! checksum against the manifest before the core checks its content, so a
+//! damaged or mismatched solution gives an error naming the file.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::backward::Value;
+use crate::bdd::{Bdd, Config};
+use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
+use crate::error::{Error, Result};
+use crate::game::explicit::Outcome;
+use crate::game::{BoardSize, Position};
+
+/// The manifest's format name and version.
+pub const SOLUTION_FORMAT: &str = "c4bdd-solution";
+pub const SOLUTION_VERSION: u32 = 1;
+
+/// One ply's file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlyFile {
+    pub ply: u32,
+    pub file: String,
+    pub bytes: u64,
+    pub crc32: u32,
+}
+
+/// `manifest.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub version: u32,
+    pub width: u8,
+    pub height: u8,
+    pub encoding: EncodingKind,
+    /// The order as it was requested (e.g. `paper`).
+    pub order: String,
+    /// The state variables in level order, so the layout can be rebuilt.
+    pub arrangement: Vec<String>,
+    pub value: Value,
+    pub plies: Vec<PlyFile>,
+    pub total_bytes: u64,
+}
+
+/// Writes a solution while the solver runs.
+pub struct SolutionWriter {
+    dir: PathBuf,
+    plies: Vec<PlyFile>,
+}
+
+fn bad(path: &Path, reason: impl Into<String>) -> Error {
+    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.to_path_buf(), source }
+}
+
+impl SolutionWriter {
+    /// Create (or reuse, when empty of a manifest) `dir`, checking at once
+    /// that it can be written.
+    pub fn create(dir: &Path) -> Result<SolutionWriter> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        if dir.join("manifest.json").exists() {
+            return Err(bad(dir, "already holds a solution (manifest.json); choose another directory"));
+        }
+        let probe = dir.join(".write-test");
+        std::fs::write(&probe, b"ok").map_err(io(&probe))?;
+        std::fs::remove_file(&probe).map_err(io(&probe))?;
+        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
+    }
+
+    /// Save one ply's `win` and `lost` BDDs.
+    pub fn store(&mut self, space: &StateSpace, ply: u32, win: Bdd, lost: Bdd) -> Result<()> {
+        let file = format!("ply-{ply:02}.bdd");
+        let path = self.dir.join(&file);
+        let crc32 = space.manager.save(&[win, lost], &path)?;
+        let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
+        self.plies.push(PlyFile { ply, file, bytes, crc32 });
+        Ok(())
+    }
+
+    /// Write the manifest; returns it.
+    pub fn finish(mut self, space: &StateSpace, order: &OrderSpec, value: Value) -> Result<Manifest> {
+        self.plies.sort_by_key(|p| p.ply);
+        let size = space.size();
+        let manifest = Manifest {
+            format: SOLUTION_FORMAT.into(),
+            version: SOLUTION_VERSION,
+            width: size.width,
+            height: size.height,
+            encoding: space.encoding.kind(),
+            order: order.name(),
+            arrangement: space.arrangement.clone(),
+            value,
+            total_bytes: self.plies.iter().map(|p| p.bytes).sum(),
+            plies: self.plies,
+        };
+        let path = self.dir.join("manifest.json");
+        let tmp = self.dir.join("manifest.json.tmp");
+        let text = serde_json::to_string_pretty(&manifest).expect("a manifest serializes") + "\n";
+        std::fs::write(&tmp, text).map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        Ok(manifest)
+    }
+}
+
+/// A solution opened for queries.
+pub struct Solution {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub space: StateSpace,
+}
+
+impl Solution {
+    /// Open a solution directory and rebuild its variable layout.
+    pub fn open(dir: &Path) -> Result<Solution> {
+        let path = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let manifest: Manifest =
+            serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
+        if manifest.format != SOLUTION_FORMAT || manifest.version != SOLUTION_VERSION {
+            let (f, v) = (&manifest.format, manifest.version);
+            return Err(bad(
+                &path,
+                format!("format {f} version {v}, this build reads {SOLUTION_FORMAT} {SOLUTION_VERSION}"),
+            ));
+        }
+        let size =
+            BoardSize::new(manifest.width as u32, manifest.height as u32).map_err(|e| bad(&path, e.to_string()))?;
+        if manifest.plies.len() != size.cells() as usize + 1
+            || manifest.plies.iter().enumerate().any(|(i, p)| p.ply != i as u32)
+        {
+            return Err(bad(&path, format!("the manifest does not list plies 0..={}", size.cells())));
+        }
+        let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
+        let space = StateSpace::new(manifest.encoding, size, &order, Config::default())
+            .map_err(|e| bad(&path, format!("cannot rebuild the variable layout: {e}")))?;
+        Ok(Solution { dir: dir.to_path_buf(), manifest, space })
+    }
+
+    /// The board of the solution.
+    pub fn size(&self) -> BoardSize {
+        self.space.size()
+    }
+
+    /// Load one ply's `(win, lost)` BDDs, after checking size and checksum.
+    pub fn load_ply(&mut self, ply: u32) -> Result<(Bdd, Bdd)> {
+        let entry = self.manifest.plies.get(ply as usize).ok_or_else(|| bad(&self.dir, format!("no ply {ply}")))?;
+        let path = self.dir.join(&entry.file);
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        if bytes.len() as u64 != entry.bytes {
+            return Err(bad(&path, format!("{} bytes, the manifest says {}", bytes.len(), entry.bytes)));
+        }
+        let stored = bytes.len().checked_sub(4).map(|n| u32::from_le_bytes(bytes[n..].try_into().unwrap()));
+        if stored != Some(entry.crc32) {
+            return Err(bad(&path, "checksum differs from the manifest"));
+        }
+        let roots = self.space.manager.load_from(&bytes[..]).map_err(|e| match e {
+            crate::bdd::LoadError::Bad(reason) => bad(&path, reason),
+            crate::bdd::LoadError::Io(source) => Error::Io { path: path.clone(), source },
+            crate::bdd::LoadError::Limit(e) => e,
+        })?;
+        match roots[..] {
+            [win, lost] => Ok((win, lost)),
+            _ => Err(bad(&path, format!("{} BDDs, expected win and lost", roots.len()))),
+        }
+    }
+
+    /// The outcome of a position for the player to move.
+    pub fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+        if position.size() != self.size() {
+            let reason = format!("the position is on {}, the solution is for {}", position.size(), self.size());
+            return Err(Error::UnsupportedBoard { reason });
+        }
+        let (win, lost) = self.load_ply(position.ply())?;
+        let outcome = self.classify(win, lost, position);
+        self.space.manager.gc(&[]);
+        outcome
+    }
+
+    /// The outcome of a position given its ply's loaded `(win, lost)` BDDs.
+    pub fn classify(&mut self, win: Bdd, lost: Bdd, position: &Position) -> Result<Outcome> {
+        let state = self.space.encode(position)?;
+        let m = &mut self.space.manager;
+        Ok(if m.and(state, win)? != Bdd::FALSE {
+            Outcome::Win
+        } else if m.and(state, lost)? != Bdd::FALSE {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        })
+    }
+}

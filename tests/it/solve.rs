@@ -1,0 +1,140 @@
+//! The strong solution against the explicit retrograde solver.
+
+use c4bdd::bdd::Config;
+use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::game::explicit::{ExplicitSolution, Outcome};
+use c4bdd::game::BoardSize;
+use c4bdd::search::{forward, solve, ForwardOptions, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value};
+
+const ENCODINGS: [EncodingKind; 2] = [EncodingKind::Cellwise, EncodingKind::Compressed];
+
+fn bdd_solve(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> (Vec<SolvePly>, Value) {
+    let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
+    let summary = solve(&mut space, &opts, |_| {}, |_, _, _, _| Ok(())).unwrap();
+    space.manager.check().unwrap();
+    assert_eq!(space.manager.gc(&[]).live_after, 0, "solve leaves nothing pinned");
+    (summary.plies, summary.value)
+}
+
+fn value_of(explicit: &ExplicitSolution, size: BoardSize) -> Value {
+    match explicit.outcome(&c4bdd::game::Position::empty(size)).unwrap() {
+        Outcome::Win => Value::FirstPlayerWins,
+        Outcome::Draw => Value::Draw,
+        Outcome::Loss => Value::SecondPlayerWins,
+    }
+}
+
+#[test]
+fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
+    let mut boards = vec![BoardSize::new(5, 4).unwrap(), BoardSize::new(4, 5).unwrap()];
+    for w in 1..=13 {
+        for h in 1..=13 {
+            if w * h <= 16 {
+                boards.push(BoardSize::new(w, h).unwrap());
+            }
+        }
+    }
+    for size in boards {
+        let explicit = ExplicitSolution::solve(size).unwrap();
+        let table = explicit.table();
+        for kind in ENCODINGS {
+            let (plies, value) = bdd_solve(kind, size, &OrderSpec::Paper, ForwardOptions::default());
+            let got: Vec<(u64, u64, u64, u64, u64)> = plies
+                .iter()
+                .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
+                .collect();
+            assert_eq!(got, table, "{size} {kind}");
+            assert_eq!(value, value_of(&explicit, size), "{size} {kind}");
+        }
+    }
+}
+
+#[test]
+fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
+    let size = BoardSize::new(4, 4).unwrap();
+    for kind in ENCODINGS {
+        let mut space = StateSpace::new(kind, size, &OrderSpec::RowWise, Config::default()).unwrap();
+        let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
+        for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
+            for image in [c4bdd::search::ImageStrategy::Monolithic, c4bdd::search::ImageStrategy::Columns] {
+                let (plies, _) = bdd_solve(kind, size, &OrderSpec::RowWise, ForwardOptions { image, terminal });
+                for (p, c) in plies.iter().zip(&counted.plies) {
+                    assert_eq!(p.won + p.drawn + p.lost, c.states, "{kind} ply {}", p.ply);
+                    assert_eq!(p.total, c.states);
+                }
+            }
+        }
+    }
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap();
+    let off = ForwardOptions { terminal: TerminalStrategy::Off, ..Default::default() };
+    assert!(solve(&mut space, &off, |_| {}, |_, _, _, _| Ok(())).is_err(), "solving needs termination");
+}
+
+/// Solve into a directory and return it.
+fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
+    let mut writer = SolutionWriter::create(dir.path()).unwrap();
+    let summary =
+        solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, win, lost| writer.store(s, ply, win, lost))
+            .unwrap();
+    writer.finish(&space, order, summary.value).unwrap();
+    dir
+}
+
+#[test]
+fn a_saved_solution_answers_every_position_like_the_explicit_solver() {
+    for (kind, size) in [(EncodingKind::Compressed, (4, 4)), (EncodingKind::Cellwise, (5, 3))] {
+        let size = BoardSize::new(size.0, size.1).unwrap();
+        let explicit = ExplicitSolution::solve(size).unwrap();
+        let dir = saved_solution(kind, size, &OrderSpec::CenterOut);
+        let mut solution = Solution::open(dir.path()).unwrap();
+        assert_eq!(solution.manifest.value, value_of(&explicit, size));
+        let mut checked = 0;
+        for ply in 0..=size.cells() {
+            let (win, lost) = solution.load_ply(ply).unwrap();
+            for p in explicit.positions(ply) {
+                assert_eq!(
+                    solution.classify(win, lost, &p).unwrap(),
+                    explicit.outcome(&p).unwrap(),
+                    "{size} ply {ply}"
+                );
+                checked += 1;
+            }
+            solution.space.manager.gc(&[]);
+        }
+        assert!(checked > 10_000, "{checked} positions checked");
+    }
+}
+
+#[test]
+fn damaged_or_mismatched_solutions_are_rejected() {
+    let size = BoardSize::new(4, 3).unwrap();
+    let dir = saved_solution(EncodingKind::Compressed, size, &OrderSpec::ColumnWise);
+    let ply_file = dir.path().join("ply-06.bdd");
+    let good = std::fs::read(&ply_file).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x10;
+    for (what, bytes) in [("flipped", flipped), ("truncated", good[..good.len() - 7].to_vec())] {
+        std::fs::write(&ply_file, &bytes).unwrap();
+        let err = Solution::open(dir.path()).unwrap().load_ply(6).unwrap_err().to_string();
+        assert!(err.contains("ply-06.bdd"), "{what}: {err}");
+    }
+    std::fs::write(&ply_file, &good).unwrap();
+    assert!(Solution::open(dir.path()).unwrap().load_ply(6).is_ok());
+
+    let manifest = dir.path().join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    for (from, to) in
+        [("\"width\": 4", "\"width\": 5"), ("\"version\": 1", "\"version\": 9"), ("\"plies\"", "\"plys\"")]
+    {
+        std::fs::write(&manifest, text.replace(from, to)).unwrap();
+        let err = Solution::open(dir.path()).err().expect("a damaged manifest is refused").to_string();
+        assert!(err.contains("manifest.json"), "{from}: {err}");
+    }
+    std::fs::write(&manifest, &text).unwrap();
+    let mut solution = Solution::open(dir.path()).unwrap();
+    let other = c4bdd::game::Position::empty(BoardSize::new(5, 3).unwrap());
+    assert!(solution.outcome(&other).is_err(), "a position of another board is refused");
+    assert!(SolutionWriter::create(dir.path()).is_err(), "an existing solution is not overwritten");
+}
