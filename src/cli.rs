@@ -30,6 +30,10 @@ pub struct Cli {
 pub enum Command {
     /// Count every reachable position of a board, ply by ply.
     Count(CountArgs),
+    /// Strongly solve a board: win/draw/loss of every position, ply by ply (Table 2 form).
+    Solve(SolveArgs),
+    /// The value of a position in a stored solution.
+    Query(QueryArgs),
     /// Run an experiment spec (experiments/*.toml): every run in its own process,
     /// results to results/<experiment>/<run-id>/; a rerun skips finished runs.
     Sweep(SweepArgs),
@@ -41,6 +45,38 @@ pub enum Command {
         #[arg(long)]
         run: String,
     },
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// Image computation: one monolithic relation, or one relation per column.
+    #[arg(long, value_enum, default_value_t = ImageStrategy::Monolithic)]
+    pub image: ImageStrategy,
+    /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
+    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
+    pub terminal: TerminalStrategy,
+    /// Store the solution here (per ply win and lost BDDs, manifest.json); checked before any work.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Also write the per-ply table to this CSV file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub manager: ManagerArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// A directory written by `c4bdd solve --out`.
+    #[arg(long)]
+    pub solution: PathBuf,
+    /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
+    #[arg(long, default_value = "")]
+    pub moves: String,
 }
 
 #[derive(Args, Debug)]
@@ -183,6 +219,8 @@ pub fn value_name<T: clap::ValueEnum>(v: &T) -> String {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Count(args) => count(args),
+        Command::Solve(args) => solve(args),
+        Command::Query(args) => query(args),
         Command::Sweep(args) => {
             let opts = crate::experiment::SweepOptions {
                 spec: args.spec,
@@ -274,5 +312,122 @@ fn count(args: CountArgs) -> Result<()> {
     if args.stats {
         print!("{}", space.manager.stats().op_table());
     }
+    Ok(())
+}
+
+/// One CSV row of `solve --csv` (the paper's Table 2 columns).
+#[derive(serde::Serialize)]
+struct SolveRow {
+    width: u8,
+    height: u8,
+    ply: u32,
+    won: u128,
+    drawn: u128,
+    lost: u128,
+    total: u128,
+    terminal: u128,
+}
+
+fn solve(args: SolveArgs) -> Result<()> {
+    use crate::search::{solve, SolutionWriter};
+    let size = args.board.size()?;
+    if matches!(args.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
+        let name = value_name(&args.terminal);
+        return Err(InputError(format!("invalid value '{name}' for '--terminal': solving needs whole or lines")).into());
+    }
+    let opts = ForwardOptions { image: args.image, terminal: args.terminal };
+    let config = args.manager.config()?;
+    let mut writer = match &args.out {
+        Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| InputError(e.to_string()))?),
+        None => None,
+    };
+    let mut csv = match &args.csv {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
+            Some(csv::Writer::from_writer(file))
+        }
+        None => None,
+    };
+    let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
+    println!(
+        "board {size}, encoding {}, order {}: forward pass, then plies from the last",
+        args.encoding.encoding, space.order_name
+    );
+    println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", "ply", "won", "drawn", "lost", "total", "terminal");
+    let mut solved = None;
+    let summary = solve(
+        &mut space,
+        &opts,
+        |p| {
+            solved = Some(p.ply);
+            println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
+        },
+        |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
+    )
+    .with_context(|| match solved {
+        Some(ply) => format!("solve of board {size} stopped at ply {}", ply.saturating_sub(1)),
+        None => format!("solve of board {size} stopped in the forward pass"),
+    })?;
+    if let Some(w) = csv.as_mut() {
+        for p in &summary.plies {
+            let row = SolveRow {
+                width: size.width,
+                height: size.height,
+                ply: p.ply,
+                won: p.won,
+                drawn: p.drawn,
+                lost: p.lost,
+                total: p.total,
+                terminal: p.terminal,
+            };
+            w.serialize(row).context("cannot write the --csv file")?;
+        }
+        w.flush().context("cannot write the --csv file")?;
+    }
+    let stored = match writer {
+        Some(w) => {
+            let manifest = w.finish(&space, &args.encoding.order, summary.value)?;
+            format!(", solution {} bytes in {}", manifest.total_bytes, args.out.as_ref().unwrap().display())
+        }
+        None => String::new(),
+    };
+    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
+    println!("value of the empty board: {}", summary.value.name());
+    println!(
+        "time {:.3} s (forward {:.3} s), GC {:.1}%, peak live nodes {}, peak RSS {rss}{stored}",
+        summary.time_s,
+        summary.forward.time_s,
+        summary.gc_s / summary.time_s.max(1e-9) * 100.0,
+        summary.peak_nodes
+    );
+    Ok(())
+}
+
+fn query(args: QueryArgs) -> Result<()> {
+    use crate::game::explicit::Outcome;
+    use crate::game::Position;
+    let mut solution = crate::search::Solution::open(&args.solution)?;
+    let position = Position::from_moves(solution.size(), &args.moves)?;
+    let outcome = solution.outcome(&position)?;
+    let mover = if position.to_move() == crate::game::Player::First { "first" } else { "second" };
+    let word = match outcome {
+        Outcome::Win => "win",
+        Outcome::Draw => "draw",
+        Outcome::Loss => "loss",
+    };
+    let note = if position.is_terminal_win() {
+        " (the game is over: the previous move made four in a row)"
+    } else if position.ply() == solution.size().cells() {
+        " (the board is full)"
+    } else {
+        ""
+    };
+    println!(
+        "{} after \"{}\" (ply {}, {mover} player to move): {word} for the {mover} player{note}",
+        solution.size(),
+        args.moves,
+        position.ply()
+    );
     Ok(())
 }

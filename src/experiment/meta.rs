@@ -1,7 +1,6 @@
 //! `meta.json`: where, when, how and from which code a sweep's results came.
 
 use std::path::Path;
-use std::process::Command;
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -47,20 +46,13 @@ pub struct Meta {
     pub invocations: Vec<Invocation>,
 }
 
-fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 impl Revision {
-    /// The revision of the working directory (`unknown` outside a git checkout).
+    /// The revision this binary was built from (recorded by `build.rs`;
+    /// `dirty` when the sources differed from the commit).
     pub fn current() -> Revision {
-        let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
-        let dirty = git(&["status", "--porcelain", "--untracked-files=no", "--", "src", "Cargo.toml", "Cargo.lock"])
-            .is_some_and(|s| !s.is_empty());
         Revision {
-            commit,
-            dirty,
+            commit: env!("C4BDD_COMMIT").to_string(),
+            dirty: env!("C4BDD_DIRTY") == "true",
             rustc: env!("C4BDD_RUSTC_VERSION").to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
         }

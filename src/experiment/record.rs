@@ -38,6 +38,8 @@ pub struct RunRow {
     /// ok, node-limit, time-limit, memory-limit or error.
     pub status: String,
     pub message: String,
+    /// Solve passes: the value of the empty board.
+    pub value: Option<String>,
     pub max_nodes: u64,
     pub time_limit_s: Option<f64>,
     pub memory_limit_bytes: Option<f64>,
@@ -52,9 +54,15 @@ pub struct PlyRow {
     pub run: String,
     pub ply: u32,
     pub states: u128,
+    /// Count passes: nodes of the ply's states; solve passes: of its win and lost BDDs.
     pub bdd_nodes: u64,
     pub live_nodes: u64,
     pub time_s: f64,
+    /// Solve passes, first player's view (the paper's Table 2).
+    pub won: Option<u128>,
+    pub drawn: Option<u128>,
+    pub lost: Option<u128>,
+    pub terminal: Option<u128>,
 }
 
 /// An append-only CSV file with a fixed header.

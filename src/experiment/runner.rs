@@ -132,7 +132,13 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
 /// Run one spec in a child process, appending its ply rows as they arrive.
 fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<RunRow> {
     let key = run.key();
-    let exe = std::env::current_exe().context("cannot find the c4bdd executable")?;
+    // /proc/self/exe names this very binary even if the file was replaced
+    // (e.g. rebuilt) since the sweep started.
+    let exe = if Path::new("/proc/self/exe").exists() {
+        PathBuf::from("/proc/self/exe")
+    } else {
+        std::env::current_exe().context("cannot find the c4bdd executable")?
+    };
     let mut cmd = Command::new(exe);
     cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -182,10 +188,28 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
                         bdd_nodes: p.bdd_nodes,
                         live_nodes: p.live_nodes,
                         time_s: p.time_s,
+                        ..Default::default()
                     };
                     plies.append(&row)?;
                     ply_count += 1;
                     bar.set_message(format!("{key} ply {}", p.ply));
+                }
+                Ok(Line::Solved(p)) => {
+                    let row = PlyRow {
+                        run: key.clone(),
+                        ply: p.ply,
+                        states: p.total,
+                        bdd_nodes: p.nodes,
+                        live_nodes: 0,
+                        time_s: p.time_s,
+                        won: Some(p.won),
+                        drawn: Some(p.drawn),
+                        lost: Some(p.lost),
+                        terminal: Some(p.terminal),
+                    };
+                    plies.append(&row)?;
+                    ply_count += 1;
+                    bar.set_message(format!("{key} solved ply {}", p.ply));
                 }
                 Ok(Line::Done(t)) => {
                     totals = Some(t);
@@ -251,6 +275,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         peak_nodes: totals.peak_nodes,
         status: status.into(),
         message,
+        value: if status == "ok" { totals.value.map(|v| v.name().to_string()) } else { None },
         max_nodes: config.max_nodes as u64,
         time_limit_s: run.limits.time_s,
         memory_limit_bytes: run.limits.memory_bytes,

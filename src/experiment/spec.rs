@@ -45,12 +45,15 @@ pub struct SpecError {
 pub enum Pass {
     /// The forward pass: positions per ply.
     Count,
+    /// Forward and retrograde passes: won, drawn, lost per ply.
+    Solve,
 }
 
 impl Pass {
     pub fn name(self) -> &'static str {
         match self {
             Pass::Count => "count",
+            Pass::Solve => "solve",
         }
     }
 }
@@ -268,6 +271,10 @@ impl ExperimentSpec {
         }
         if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
             return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
+        }
+        let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
+        if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
+            return Err("grid.terminal: solve passes need whole or lines, not off or fused".into());
         }
         if self.manager.cache_ratio == 0 {
             return Err("manager.cache_ratio must be at least 1".into());

@@ -8,12 +8,13 @@ use serde::{Deserialize, Serialize};
 
 use super::spec::{Pass, RunSpec};
 use crate::encoding::{OrderSpec, StateSpace};
-use crate::search::{forward, ForwardOptions, PlyRecord};
+use crate::search::{forward, solve, ForwardOptions, PlyRecord, SolvePly, Value};
 
 /// Totals of a run, finished or stopped.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
     pub positions: Option<u128>,
+    pub value: Option<Value>,
     pub time_s: f64,
     pub gc_s: f64,
     pub peak_nodes: u64,
@@ -24,6 +25,7 @@ pub struct Totals {
 #[serde(rename_all = "snake_case")]
 pub enum Line {
     Ply(PlyRecord),
+    Solved(SolvePly),
     /// The run finished.
     Done(Totals),
     /// The run stopped with an error (reported on stderr); what it had reached.
@@ -45,9 +47,48 @@ pub fn run(json: &str) -> Result<()> {
     let order: OrderSpec = spec.order.parse().map_err(anyhow::Error::msg)?;
     let start = std::time::Instant::now();
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config())?;
+    let opts = ForwardOptions { image: spec.image, terminal: spec.terminal };
+    let stopped = |space: &StateSpace| {
+        let stats = space.manager.stats();
+        Line::Stopped(Totals {
+            positions: None,
+            value: None,
+            time_s: start.elapsed().as_secs_f64(),
+            gc_s: stats.gc_time.as_secs_f64(),
+            peak_nodes: stats.peak_live,
+        })
+    };
     match spec.pass {
+        Pass::Solve => {
+            let mut write_error = None;
+            let result = solve(
+                &mut space,
+                &opts,
+                |p| {
+                    if write_error.is_none() {
+                        write_error = emit(&Line::Solved(*p)).err();
+                    }
+                },
+                |_, _, _, _| Ok(()),
+            );
+            if let Some(e) = write_error {
+                return Err(e);
+            }
+            match result {
+                Ok(summary) => emit(&Line::Done(Totals {
+                    positions: Some(summary.plies.iter().map(|p| p.total).sum()),
+                    value: Some(summary.value),
+                    time_s: summary.time_s,
+                    gc_s: summary.gc_s,
+                    peak_nodes: summary.peak_nodes,
+                })),
+                Err(e) => {
+                    emit(&stopped(&space))?;
+                    Err(e.into())
+                }
+            }
+        }
         Pass::Count => {
-            let opts = ForwardOptions { image: spec.image, terminal: spec.terminal };
             let mut write_error = None;
             let result = forward(&mut space, &opts, false, |r| {
                 if write_error.is_none() {
@@ -60,18 +101,13 @@ pub fn run(json: &str) -> Result<()> {
             match result {
                 Ok((summary, _)) => emit(&Line::Done(Totals {
                     positions: Some(summary.positions),
+                    value: None,
                     time_s: summary.time_s,
                     gc_s: summary.gc_s,
                     peak_nodes: summary.peak_nodes,
                 })),
                 Err(e) => {
-                    let stats = space.manager.stats();
-                    emit(&Line::Stopped(Totals {
-                        positions: None,
-                        time_s: start.elapsed().as_secs_f64(),
-                        gc_s: stats.gc_time.as_secs_f64(),
-                        peak_nodes: stats.peak_live,
-                    }))?;
+                    emit(&stopped(&space))?;
                     Err(e.into())
                 }
             }

@@ -40,7 +40,7 @@ impl Value {
 }
 
 /// One ply of the solution in the paper's Table 2 form (first player's view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolvePly {
     pub ply: u32,
     /// Positions the first player wins.
@@ -51,6 +51,10 @@ pub struct SolvePly {
     pub total: u128,
     /// Positions where the player who just moved has four in a row.
     pub terminal: u128,
+    /// Nodes of this ply's stored BDDs (win and lost, shared nodes once).
+    pub nodes: u64,
+    /// Wall time of this ply's retrograde step.
+    pub time_s: f64,
 }
 
 /// The result of a solve.
@@ -96,6 +100,7 @@ pub fn solve(
     // (win, draw, lost) of the ply after the current one, pinned.
     let mut next: Option<(Bdd, Bdd, Bdd)> = None;
     for i in (0..=n).rev() {
+        let ply_start = Instant::now();
         let frame = Frame::of_ply(i);
         let states = layers[i as usize];
         let (alive, terminal) = rules.split_terminal(space, frame, states)?;
@@ -135,6 +140,8 @@ pub fn solve(
             lost: if i % 2 == 0 { l } else { w },
             total: count(states),
             terminal: count(terminal),
+            nodes: space.manager.node_count_many(&[win, lost]) as u64,
+            time_s: ply_start.elapsed().as_secs_f64(),
         };
         debug_assert_eq!(record.won + record.drawn + record.lost, record.total);
         on_ply(&record);
