@@ -34,6 +34,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// The value of a position in a stored solution.
     Query(QueryArgs),
+    /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
+    Best(BestArgs),
     /// Run an experiment spec (experiments/*.toml): every run in its own process,
     /// results to results/<experiment>/<run-id>/; a rerun skips finished runs.
     Sweep(SweepArgs),
@@ -77,6 +79,26 @@ pub struct QueryArgs {
     /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// The board the moves are meant for; refused if the solution is of another board.
+    #[arg(long, short = 'W', value_parser = clap::value_parser!(u32).range(1..=13), requires = "height")]
+    pub width: Option<u32>,
+    #[arg(long, short = 'H', value_parser = clap::value_parser!(u32).range(1..=13), requires = "width")]
+    pub height: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct BestArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Probe this stored solution (of the same board) to skip moves that cannot win.
+    #[arg(long)]
+    pub solution: Option<PathBuf>,
+    /// log2 of the transposition-table entries (32 bytes each).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(4..=30))]
+    pub table_bits: u32,
 }
 
 #[derive(Args, Debug)]
@@ -221,6 +243,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Count(args) => count(args),
         Command::Solve(args) => solve(args),
         Command::Query(args) => query(args),
+        Command::Best(args) => best(args),
         Command::Sweep(args) => {
             let opts = crate::experiment::SweepOptions {
                 spec: args.spec,
@@ -408,6 +431,13 @@ fn query(args: QueryArgs) -> Result<()> {
     use crate::game::explicit::Outcome;
     use crate::game::Position;
     let mut solution = crate::search::Solution::open(&args.solution)?;
+    if let (Some(w), Some(h)) = (args.width, args.height) {
+        let wanted = BoardSize::new(w, h)?;
+        if wanted != solution.size() {
+            let msg = format!("solution {} is for board {}, not {wanted}", args.solution.display(), solution.size());
+            return Err(InputError(msg).into());
+        }
+    }
     let position = Position::from_moves(solution.size(), &args.moves)?;
     let outcome = solution.outcome(&position)?;
     let mover = if position.to_move() == crate::game::Player::First { "first" } else { "second" };
@@ -430,4 +460,69 @@ fn query(args: QueryArgs) -> Result<()> {
         position.ply()
     );
     Ok(())
+}
+
+fn best(args: BestArgs) -> Result<()> {
+    use crate::game::alphabeta::{OutcomeProbe, Search};
+    use crate::game::Position;
+    let size = args.board.size()?;
+    if !size.fits_bitboard() {
+        return Err(
+            InputError(format!("board {size} is too large for the explicit search (width*(height+1) > 128)")).into()
+        );
+    }
+    let position = Position::from_moves(size, &args.moves)?;
+    if position.is_terminal() {
+        return Err(InputError(format!("the game after \"{}\" is already over", args.moves)).into());
+    }
+    let mut solution = match &args.solution {
+        Some(dir) => {
+            let s = crate::search::Solution::open(dir)?;
+            if s.size() != size {
+                let msg = format!("solution {} is for board {}, not {size}", dir.display(), s.size());
+                return Err(InputError(msg).into());
+            }
+            Some(s)
+        }
+        None => None,
+    };
+    if let Some(s) = solution.as_mut() {
+        // Surface a damaged solution here rather than searching without it.
+        s.probe(&position)?;
+    }
+    let start = std::time::Instant::now();
+    let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
+    let mut search = Search::new(size, args.table_bits, probe);
+    let values = search.move_values(&position);
+    let best = values
+        .iter()
+        .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())));
+    for (c, v) in &values {
+        println!("column {}: {v}", column_name(*c));
+    }
+    if let Some((c, v)) = best {
+        println!("best move: column {} ({v})", column_name(*c));
+    }
+    println!(
+        "searched {} positions, {} table probes, in {:.3} s",
+        search.nodes,
+        search.probes,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Order of move values for choosing: faster wins first, slower losses last.
+fn rank(v: crate::game::alphabeta::MoveValue) -> i64 {
+    use crate::game::alphabeta::MoveValue;
+    match v {
+        MoveValue::Win(n) => 1_000 - n as i64,
+        MoveValue::Draw => 0,
+        MoveValue::Loss(n) => -1_000 + n as i64,
+    }
+}
+
+/// Columns as typed in move strings: 1..9, then a..d.
+fn column_name(c: u8) -> char {
+    std::char::from_digit(c as u32 + 1, 36).unwrap_or('?')
 }

@@ -27,8 +27,17 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            let causes: Vec<String> = err.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", causes.join(": "));
+            // One line: each cause once (an error's own text may already end with its source's).
+            let mut message = String::new();
+            for cause in err.chain().map(|c| c.to_string()) {
+                if !message.ends_with(&cause) {
+                    if !message.is_empty() {
+                        message += ": ";
+                    }
+                    message += &cause;
+                }
+            }
+            eprintln!("error: {}", message.replace('\n', " "));
             ExitCode::from(exit_status(&err))
         }
     }
@@ -43,7 +52,9 @@ fn exit_status(err: &anyhow::Error) -> u8 {
             | Error::BadMoves { .. }
             | Error::InvalidOrder { .. }
             | Error::UnknownVar { .. }
-            | Error::TooManyVars { .. },
+            | Error::TooManyVars { .. }
+            | Error::BadFile { .. }
+            | Error::Io { .. },
         ) => EXIT_INPUT,
         _ if err.downcast_ref::<InputError>().is_some() => EXIT_INPUT,
         _ if err.downcast_ref::<c4bdd::experiment::SpecError>().is_some() => EXIT_INPUT,

@@ -102,7 +102,7 @@ impl Encoding for Cellwise {
         l.cube(m, frame, &lits)
     }
 
-    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd> {
+    fn literals(&self, position: &Position) -> Vec<(usize, bool)> {
         let mut lits = vec![(self.stm(), position.to_move() == Player::First)];
         for col in 0..self.size.width {
             for row in 0..self.size.height {
@@ -112,6 +112,6 @@ impl Encoding for Cellwise {
                 }
             }
         }
-        l.cube(m, frame, &lits)
+        lits
     }
 }

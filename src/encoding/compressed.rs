@@ -106,7 +106,7 @@ impl Encoding for Compressed {
         Ok(acc)
     }
 
-    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd> {
+    fn literals(&self, position: &Position) -> Vec<(usize, bool)> {
         let mut lits = vec![(self.stm(), position.to_move() == Player::First)];
         for col in 0..self.size.width {
             let height = position.column_height(col);
@@ -115,6 +115,6 @@ impl Encoding for Compressed {
                 lits.push((self.k(col, row), value));
             }
         }
-        l.cube(m, frame, &lits)
+        lits
     }
 }

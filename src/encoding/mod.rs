@@ -167,8 +167,8 @@ pub trait Encoding {
     /// "`player` has a disc on each of these cells" in a frame.
     fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd>;
 
-    /// The single state of an explicit position in a frame.
-    fn encode(&self, m: &mut Manager, l: &Layout, frame: Frame, position: &Position) -> Result<Bdd>;
+    /// The value of every state variable `k` for an explicit position.
+    fn literals(&self, position: &Position) -> Vec<(usize, bool)>;
 }
 
 /// A manager, an encoding and a variable order, ready for search.
@@ -241,6 +241,18 @@ impl StateSpace {
     /// The state of an explicit position, in the frame of its ply.
     pub fn encode(&mut self, position: &Position) -> Result<Bdd> {
         let frame = Frame::of_ply(position.ply());
-        self.encoding.encode(&mut self.manager, &self.layout, frame, position)
+        let lits = self.encoding.literals(position);
+        self.layout.cube(&mut self.manager, frame, &lits)
+    }
+
+    /// Whether a BDD over the frame of the position's ply contains the
+    /// position: one walk down the BDD, no node is built.
+    pub fn contains(&self, f: Bdd, position: &Position) -> bool {
+        let frame = Frame::of_ply(position.ply());
+        let mut assignment = vec![false; self.manager.var_count()];
+        for (k, value) in self.encoding.literals(position) {
+            assignment[self.layout.var(frame, k).0 as usize] = value;
+        }
+        self.manager.eval(f, &assignment)
     }
 }

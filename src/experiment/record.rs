@@ -40,6 +40,8 @@ pub struct RunRow {
     pub message: String,
     /// Solve passes: the value of the empty board.
     pub value: Option<String>,
+    /// Solve passes: bytes of the stored solution (all plies' win and lost BDDs).
+    pub solution_bytes: Option<u64>,
     pub max_nodes: u64,
     pub time_limit_s: Option<f64>,
     pub memory_limit_bytes: Option<f64>,
@@ -72,8 +74,11 @@ pub struct CsvLog {
 }
 
 impl CsvLog {
-    /// Open `path` for appending, writing the header of `T` if the file is new.
-    pub fn open(path: &Path) -> Result<CsvLog> {
+    /// Open `path` for appending rows of `T`, writing the header if the file
+    /// is new and refusing a file whose header differs (written by another
+    /// version of the row schema).
+    pub fn open<T: Serialize + Default>(path: &Path) -> Result<CsvLog> {
+        check_header::<T>(path)?;
         let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
         let file = OpenOptions::new()
             .create(true)
@@ -95,6 +100,27 @@ impl CsvLog {
         self.append(row)?;
         self.writer.get_ref().sync_data().with_context(|| format!("cannot sync {}", self.path.display()))
     }
+}
+
+/// Refuse an existing, non-empty CSV file whose header is not the one rows
+/// of `T` have (it was written by another version of the row schema).
+pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
+    if !path.exists() || std::fs::metadata(path)?.len() == 0 {
+        return Ok(());
+    }
+    let mut probe = csv::Writer::from_writer(Vec::new());
+    probe.serialize(T::default())?;
+    let bytes = probe.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let expected = String::from_utf8_lossy(&bytes).lines().next().unwrap_or("").to_string();
+    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let found = reader.headers().with_context(|| format!("cannot read {}", path.display()))?;
+    if found.iter().collect::<Vec<_>>().join(",") != expected {
+        anyhow::bail!(
+            "{} has other columns than this version writes; resume it with the version that wrote it, or use a new --out",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// Read every row of a CSV file.
@@ -127,6 +153,8 @@ fn cut_torn_line(path: &Path) -> Result<()> {
 pub fn repair(dir: &Path) -> Result<HashSet<String>> {
     let runs_path = dir.join("runs.csv");
     let plies_path = dir.join("plies.csv");
+    check_header::<RunRow>(&runs_path)?;
+    check_header::<PlyRow>(&plies_path)?;
     cut_torn_line(&runs_path)?;
     cut_torn_line(&plies_path)?;
     let finished: HashSet<String> = if runs_path.exists() {

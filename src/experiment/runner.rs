@@ -104,8 +104,8 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     });
     meta.save(&meta_path)?;
 
-    let mut runs_log = CsvLog::open(&dir.join("runs.csv"))?;
-    let mut plies_log = CsvLog::open(&dir.join("plies.csv"))?;
+    let mut runs_log = CsvLog::open::<RunRow>(&dir.join("runs.csv"))?;
+    let mut plies_log = CsvLog::open::<PlyRow>(&dir.join("plies.csv"))?;
     let todo: Vec<&RunSpec> = runs.iter().filter(|r| !finished.contains(&r.key())).collect();
     let mut report = SweepReport { dir: dir.clone(), skipped: runs.len() - todo.len(), ..Default::default() };
     let bar = if opts.quiet { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
@@ -276,6 +276,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         status: status.into(),
         message,
         value: if status == "ok" { totals.value.map(|v| v.name().to_string()) } else { None },
+        solution_bytes: if status == "ok" { totals.solution_bytes } else { None },
         max_nodes: config.max_nodes as u64,
         time_limit_s: run.limits.time_s,
         memory_limit_bytes: run.limits.memory_bytes,
@@ -330,11 +331,11 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<usize> {
     let mut meta = metas.first().cloned().context("nothing to merge")?;
     meta.invocations = metas.iter().flat_map(|m| m.invocations.clone()).collect();
     meta.save(&out.join("meta.json"))?;
-    let mut w = CsvLog::open(&out.join("runs.csv"))?;
+    let mut w = CsvLog::open::<RunRow>(&out.join("runs.csv"))?;
     for r in &runs {
         w.append(r)?;
     }
-    let mut w = CsvLog::open(&out.join("plies.csv"))?;
+    let mut w = CsvLog::open::<PlyRow>(&out.join("plies.csv"))?;
     for p in &plies {
         w.append(p)?;
     }

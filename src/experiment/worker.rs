@@ -15,6 +15,7 @@ use crate::search::{forward, solve, ForwardOptions, PlyRecord, SolvePly, Value};
 pub struct Totals {
     pub positions: Option<u128>,
     pub value: Option<Value>,
+    pub solution_bytes: Option<u64>,
     pub time_s: f64,
     pub gc_s: f64,
     pub peak_nodes: u64,
@@ -53,6 +54,7 @@ pub fn run(json: &str) -> Result<()> {
         Line::Stopped(Totals {
             positions: None,
             value: None,
+            solution_bytes: None,
             time_s: start.elapsed().as_secs_f64(),
             gc_s: stats.gc_time.as_secs_f64(),
             peak_nodes: stats.peak_live,
@@ -61,6 +63,7 @@ pub fn run(json: &str) -> Result<()> {
     match spec.pass {
         Pass::Solve => {
             let mut write_error = None;
+            let mut solution_bytes = 0u64;
             let result = solve(
                 &mut space,
                 &opts,
@@ -69,7 +72,16 @@ pub fn run(json: &str) -> Result<()> {
                         write_error = emit(&Line::Solved(*p)).err();
                     }
                 },
-                |_, _, _, _| Ok(()),
+                |space, _, win, lost| {
+                    // The exact size of the ply's file, counted without writing it.
+                    let mut counter = ByteCounter(0);
+                    space
+                        .manager
+                        .save_to(&[win, lost], &mut counter)
+                        .map_err(|source| crate::Error::Io { path: "(solution size)".into(), source })?;
+                    solution_bytes += counter.0;
+                    Ok(())
+                },
             );
             if let Some(e) = write_error {
                 return Err(e);
@@ -78,6 +90,7 @@ pub fn run(json: &str) -> Result<()> {
                 Ok(summary) => emit(&Line::Done(Totals {
                     positions: Some(summary.plies.iter().map(|p| p.total).sum()),
                     value: Some(summary.value),
+                    solution_bytes: Some(solution_bytes),
                     time_s: summary.time_s,
                     gc_s: summary.gc_s,
                     peak_nodes: summary.peak_nodes,
@@ -102,6 +115,7 @@ pub fn run(json: &str) -> Result<()> {
                 Ok((summary, _)) => emit(&Line::Done(Totals {
                     positions: Some(summary.positions),
                     value: None,
+                    solution_bytes: None,
                     time_s: summary.time_s,
                     gc_s: summary.gc_s,
                     peak_nodes: summary.peak_nodes,
@@ -112,5 +126,18 @@ pub fn run(json: &str) -> Result<()> {
                 }
             }
         }
+    }
+}
+
+/// A writer that only counts the bytes written to it.
+struct ByteCounter(u64);
+
+impl Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

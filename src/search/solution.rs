@@ -117,6 +117,8 @@ pub struct Solution {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub space: StateSpace,
+    /// Plies loaded by `probe`, pinned.
+    loaded: Vec<Option<(Bdd, Bdd)>>,
 }
 
 impl Solution {
@@ -143,7 +145,7 @@ impl Solution {
         let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
         let space = StateSpace::new(manifest.encoding, size, &order, Config::default())
             .map_err(|e| bad(&path, format!("cannot rebuild the variable layout: {e}")))?;
-        Ok(Solution { dir: dir.to_path_buf(), manifest, space })
+        Ok(Solution { dir: dir.to_path_buf(), manifest, space, loaded: Vec::new() })
     }
 
     /// The board of the solution.
@@ -180,22 +182,43 @@ impl Solution {
             let reason = format!("the position is on {}, the solution is for {}", position.size(), self.size());
             return Err(Error::UnsupportedBoard { reason });
         }
-        let (win, lost) = self.load_ply(position.ply())?;
-        let outcome = self.classify(win, lost, position);
-        self.space.manager.gc(&[]);
-        outcome
+        self.probe(position)
     }
 
     /// The outcome of a position given its ply's loaded `(win, lost)` BDDs.
-    pub fn classify(&mut self, win: Bdd, lost: Bdd, position: &Position) -> Result<Outcome> {
-        let state = self.space.encode(position)?;
-        let m = &mut self.space.manager;
-        Ok(if m.and(state, win)? != Bdd::FALSE {
+    pub fn classify(&self, win: Bdd, lost: Bdd, position: &Position) -> Outcome {
+        if self.space.contains(win, position) {
             Outcome::Win
-        } else if m.and(state, lost)? != Bdd::FALSE {
+        } else if self.space.contains(lost, position) {
             Outcome::Loss
         } else {
             Outcome::Draw
-        })
+        }
+    }
+
+    /// The outcome of a position, loading its ply once and keeping it (for
+    /// searches that probe many positions).
+    pub fn probe(&mut self, position: &Position) -> Result<Outcome> {
+        let ply = position.ply() as usize;
+        if self.loaded.len() <= ply {
+            self.loaded.resize(ply + 1, None);
+        }
+        let (win, lost) = match self.loaded[ply] {
+            Some(pair) => pair,
+            None => {
+                let pair = self.load_ply(ply as u32)?;
+                self.space.manager.pin(pair.0);
+                self.space.manager.pin(pair.1);
+                self.loaded[ply] = Some(pair);
+                pair
+            }
+        };
+        Ok(self.classify(win, lost, position))
+    }
+}
+
+impl crate::game::alphabeta::OutcomeProbe for Solution {
+    fn probe(&mut self, position: &Position) -> Option<Outcome> {
+        Solution::probe(self, position).ok()
     }
 }

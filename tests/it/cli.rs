@@ -107,3 +107,63 @@ fn help_explains_every_option() {
         assert!(text.contains(option), "--help lacks {option}");
     }
 }
+
+#[test]
+fn solve_query_and_best_as_a_user_runs_them() {
+    use c4bdd::game::explicit::{ExplicitSolution, Outcome};
+    let dir = tempfile::tempdir().unwrap();
+    let sol = dir.path().join("sol");
+    let csv = dir.path().join("table2.csv");
+    let (sol_s, csv_s) = (sol.to_str().unwrap(), csv.to_str().unwrap());
+    let out = c4bdd(&["solve", "-W", "4", "-H", "4", "--out", sol_s, "--csv", csv_s]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let size = BoardSize::new(4, 4).unwrap();
+    let explicit = ExplicitSolution::solve(size).unwrap();
+    assert!(text.contains("value of the empty board: draw"), "{text}");
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let rows: Vec<Vec<u64>> =
+        reader.records().map(|r| r.unwrap().iter().skip(3).map(|f| f.parse().unwrap()).collect()).collect();
+    let table: Vec<Vec<u64>> = explicit.table().into_iter().map(|(a, b, c, d, e)| vec![a, b, c, d, e]).collect();
+    assert_eq!(rows, table, "solve --csv holds the Table 2 columns of the explicit solver");
+
+    for moves in ["", "1", "23", "2323", "1111", "3434343"] {
+        let p = c4bdd::game::Position::from_moves(size, moves).unwrap();
+        let want = match explicit.outcome(&p).unwrap() {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        };
+        let out = c4bdd(&["query", "--solution", sol_s, "--moves", moves]);
+        assert!(out.status.success(), "{moves}: {}", stderr(&out));
+        let line = String::from_utf8(out.stdout).unwrap();
+        assert!(line.contains(&format!(": {want} for the")), "{moves}: {line}");
+    }
+
+    let out = c4bdd(&["best", "-W", "4", "-H", "4", "--moves", "2323", "--solution", sol_s]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("column ")).count(), 4, "{text}");
+    assert!(text.contains("best move: column"), "{text}");
+
+    let other = dir.path().join("other");
+    assert!(c4bdd(&["solve", "-W", "3", "-H", "3", "--out", other.to_str().unwrap()]).status.success());
+    let bad: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["query", "--solution", sol_s, "--moves", "5"], "'5'"),
+        (vec!["query", "--solution", sol_s, "--moves", "11111"], "full"),
+        (vec!["query", "--solution", sol_s, "--moves", "12121212"], "won"),
+        (vec!["query", "--solution", sol_s, "-W", "5", "-H", "4"], "4x4"),
+        (vec!["query", "--solution", "/no/such/dir"], "/no/such/dir"),
+        (vec!["best", "-W", "4", "-H", "4", "--solution", other.to_str().unwrap()], "3x3"),
+        (vec!["best", "-W", "4", "-H", "4", "--moves", "1212121"], "over"),
+        (vec!["solve", "-W", "4", "-H", "4", "--terminal", "off"], "off"),
+        (vec!["solve", "-W", "4", "-H", "4", "--out", sol_s], "manifest"),
+    ];
+    for (args, needle) in bad {
+        let out = c4bdd(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: '{needle}' missing in {err}");
+    }
+}

@@ -4,6 +4,7 @@ mod bdd_gc;
 mod bdd_io;
 mod bdd_laws;
 mod bdd_random;
+mod best;
 mod cli;
 mod common;
 mod count;

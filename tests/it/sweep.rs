@@ -96,8 +96,11 @@ fn kill_9_and_resume_gives_the_uninterrupted_rows() {
     let dir = tempfile::tempdir().unwrap();
     let spec = write_spec(dir.path(), "resume", RESUME_SPEC);
     let reference = dir.path().join("reference");
+    let started = std::time::Instant::now();
     assert!(sweep(&spec, &reference, &[]).status.success());
-    for (i, delay_ms) in [30u64, 150, 400, 900].into_iter().enumerate() {
+    let full_ms = started.elapsed().as_millis() as u64;
+    // Kill points spread over the sweep, wherever the machine's speed puts them.
+    for (i, delay_ms) in [full_ms / 20, full_ms / 5, full_ms * 2 / 5, full_ms * 3 / 5].into_iter().enumerate() {
         let out = dir.path().join(format!("killed{i}"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
             .args(["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
@@ -171,6 +174,20 @@ fn shards_merge_to_the_unsharded_result() {
         halves[0].to_str().unwrap(),
     ]);
     assert_eq!(twice.status.code(), Some(1), "a run in two sources is refused");
+}
+
+#[test]
+fn a_directory_with_other_columns_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write_spec(dir.path(), "schema", "[grid]\nboards = [\"3x3\"]\n");
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let old = "run,width,height\n3x3/x,3,3\n";
+    std::fs::write(out.join("runs.csv"), old).unwrap();
+    let result = sweep(&spec, &out, &[]);
+    assert_ne!(result.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&result.stderr).contains("other columns"));
+    assert_eq!(std::fs::read_to_string(out.join("runs.csv")).unwrap(), old, "the file is left as it was");
 }
 
 #[test]

@@ -1,0 +1,231 @@
+//! Alpha-beta (negamax, fail-soft) on explicit bitboards with a
+//! transposition table, centre-first move ordering, and optional probes of a
+//! win/draw/loss table, giving the exact distance to the end of the game.
+//!
+//! Scores are absolute, from the view of the player to move: a win that ends
+//! the game at ply `t` scores `cells + 1 - t` (earlier wins score higher), a
+//! loss at ply `t` scores `-(cells + 1 - t)` (later losses score higher), a
+//! draw 0. A probe that knows a position is won, drawn or lost narrows the
+//! window (a draw ends the search of that position), which skips every move
+//! into a position the opponent does not lose when a win is known.
+
+use super::board::{BoardSize, Position};
+use super::explicit::Outcome;
+
+/// A source of win/draw/loss values (e.g. a stored BDD solution).
+pub trait OutcomeProbe {
+    /// The outcome for the player to move, if known.
+    fn probe(&mut self, position: &Position) -> Option<Outcome>;
+}
+
+/// The exact value of a position or move for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveValue {
+    /// The player to move wins; the game ends after this many more plies.
+    Win(u32),
+    Draw,
+    /// The player to move loses; the game ends after this many more plies.
+    Loss(u32),
+}
+
+impl std::fmt::Display for MoveValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            MoveValue::Win(n) => write!(f, "win in {n} plies"),
+            MoveValue::Draw => write!(f, "draw"),
+            MoveValue::Loss(n) => write!(f, "loss in {n} plies"),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Position key + 1 (0 marks an empty slot).
+    key: u128,
+    lower: i16,
+    upper: i16,
+}
+
+/// A search with its transposition table; reuse it for several positions of
+/// one board.
+pub struct Search<'a> {
+    size: BoardSize,
+    big: i32,
+    table: Vec<Entry>,
+    shift: u32,
+    order: Vec<u8>,
+    probe: Option<&'a mut dyn OutcomeProbe>,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Probes answered so far.
+    pub probes: u64,
+}
+
+impl<'a> Search<'a> {
+    /// A search with a table of `2^log2_entries` entries.
+    pub fn new(size: BoardSize, log2_entries: u32, probe: Option<&'a mut dyn OutcomeProbe>) -> Search<'a> {
+        let len = 1usize << log2_entries.clamp(4, 30);
+        let mut order: Vec<u8> = (0..size.width).collect();
+        order.sort_by_key(|&c| ((2 * c as i32 - (size.width as i32 - 1)).abs(), c));
+        Search {
+            size,
+            big: size.cells() as i32 + 1,
+            table: vec![Entry { key: 0, lower: 0, upper: 0 }; len],
+            shift: 64 - len.trailing_zeros(),
+            order,
+            probe,
+            nodes: 0,
+            probes: 0,
+        }
+    }
+
+    fn slot(&self, key: u128) -> usize {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
+        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// The exact value of each legal move of `p` (in column order), for the
+    /// player to move. `p` must not be over.
+    pub fn move_values(&mut self, p: &Position) -> Vec<(u8, MoveValue)> {
+        let moves: Vec<u8> = (0..self.size.width).filter(|&c| p.can_play(c)).collect();
+        moves.into_iter().map(|c| (c, self.value_after(p, c))).collect()
+    }
+
+    /// The exact value of playing `col` in `p`, for the player who plays it.
+    pub fn value_after(&mut self, p: &Position, col: u8) -> MoveValue {
+        let q = p.play(col);
+        let score = if q.is_terminal_win() {
+            self.big - q.ply() as i32
+        } else if q.ply() == self.size.cells() {
+            0
+        } else {
+            -self.negamax(&q, -self.big, self.big)
+        };
+        self.to_value(score, p.ply())
+    }
+
+    /// The exact value of a position for the player to move (a position that
+    /// is already over is a loss in 0 or a draw).
+    pub fn value(&mut self, p: &Position) -> MoveValue {
+        let score = if p.is_terminal_win() {
+            -(self.big - p.ply() as i32)
+        } else if p.ply() == self.size.cells() {
+            0
+        } else {
+            self.negamax(p, -self.big, self.big)
+        };
+        self.to_value(score, p.ply())
+    }
+
+    fn to_value(&self, score: i32, ply: u32) -> MoveValue {
+        match score {
+            0 => MoveValue::Draw,
+            s if s > 0 => MoveValue::Win((self.big - s) as u32 - ply),
+            s => MoveValue::Loss((self.big + s) as u32 - ply),
+        }
+    }
+
+    /// Negamax of a position that is not over, within `(alpha, beta)`.
+    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let ply = p.ply() as i32;
+        let me = p.to_move();
+        for c in 0..self.size.width {
+            if p.can_play(c) && p.play(c).has_four(me) {
+                return self.big - (ply + 1);
+            }
+        }
+        if ply + 1 == self.size.cells() as i32 {
+            return 0; // the last move fills the board without a win
+        }
+        // We cannot win before ply + 3, nor lose before ply + 2.
+        beta = beta.min(self.big - (ply + 3));
+        alpha = alpha.max(-(self.big - (ply + 2)));
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(probe) = self.probe.as_mut() {
+            if let Some(outcome) = probe.probe(p) {
+                self.probes += 1;
+                match outcome {
+                    Outcome::Draw => return 0,
+                    Outcome::Win => alpha = alpha.max(0),
+                    Outcome::Loss => beta = beta.min(0),
+                }
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+        }
+        let key = p.key() + 1;
+        let slot = self.slot(key);
+        let e = self.table[slot];
+        if e.key == key {
+            let (lower, upper) = (e.lower as i32, e.upper as i32);
+            if lower >= beta {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best = -self.big;
+        for i in 0..self.order.len() {
+            let c = self.order[i];
+            if !p.can_play(c) {
+                continue;
+            }
+            let v = -self.negamax(&p.play(c), -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha0 {
+            (-self.big, best)
+        } else if best >= beta0 {
+            (best, self.big)
+        } else {
+            (best, best)
+        };
+        self.table[slot] = Entry { key, lower: lower as i16, upper: upper as i16 };
+        best
+    }
+}
+
+/// Exact scores by plain minimax over every reachable position (memoised, no
+/// pruning): the oracle for the alpha-beta search on small boards.
+pub fn minimax_value(p: &Position, memo: &mut std::collections::HashMap<u128, i32>) -> MoveValue {
+    fn score(p: &Position, big: i32, memo: &mut std::collections::HashMap<u128, i32>) -> i32 {
+        if p.is_terminal_win() {
+            return -(big - p.ply() as i32);
+        }
+        if p.ply() as i32 == big - 1 {
+            return 0;
+        }
+        if let Some(&s) = memo.get(&p.key()) {
+            return s;
+        }
+        let s = (0..p.size().width).filter(|&c| p.can_play(c)).map(|c| -score(&p.play(c), big, memo)).max().unwrap();
+        memo.insert(p.key(), s);
+        s
+    }
+    let big = p.size().cells() as i32 + 1;
+    let s = score(p, big, memo);
+    match s {
+        0 => MoveValue::Draw,
+        s if s > 0 => MoveValue::Win((big - s) as u32 - p.ply()),
+        s => MoveValue::Loss((big + s) as u32 - p.ply()),
+    }
+}

@@ -1,0 +1,91 @@
+//! Alpha-beta against plain minimax, with and without probes of a solution.
+
+use std::collections::HashMap;
+
+use c4bdd::bdd::Config;
+use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::game::alphabeta::{minimax_value, MoveValue, OutcomeProbe, Search};
+use c4bdd::game::explicit::{ExplicitSolution, Outcome};
+use c4bdd::game::BoardSize;
+use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter};
+
+fn solution_dir(size: BoardSize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap();
+    let mut writer = SolutionWriter::create(dir.path()).unwrap();
+    let summary =
+        solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
+    writer.finish(&space, &OrderSpec::Paper, summary.value).unwrap();
+    dir
+}
+
+fn sign(v: MoveValue) -> Outcome {
+    match v {
+        MoveValue::Win(_) => Outcome::Win,
+        MoveValue::Draw => Outcome::Draw,
+        MoveValue::Loss(_) => Outcome::Loss,
+    }
+}
+
+/// Every position up to `max_ply`: alpha-beta values (position and each move)
+/// equal plain minimax, with and without the table.
+fn check_board(size: BoardSize, max_ply: u32) {
+    let explicit = ExplicitSolution::solve(size).unwrap();
+    let dir = solution_dir(size);
+    let mut solution = Solution::open(dir.path()).unwrap();
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for ply in 0..=max_ply {
+        for p in explicit.positions(ply) {
+            if p.is_terminal() {
+                continue;
+            }
+            let want = minimax_value(&p, &mut memo);
+            assert_eq!(sign(want), explicit.outcome(&p).unwrap(), "{size}: minimax and the explicit solver");
+            let mut plain = Search::new(size, 16, None);
+            assert_eq!(plain.value(&p), want, "{size} ply {ply}: alpha-beta without the table");
+            let want_moves: Vec<(u8, MoveValue)> = (0..size.width)
+                .filter(|&c| p.can_play(c))
+                .map(|c| {
+                    let q = p.play(c);
+                    let v = if q.is_terminal_win() {
+                        MoveValue::Win(1)
+                    } else {
+                        match minimax_value(&q, &mut memo) {
+                            MoveValue::Win(n) => MoveValue::Loss(n + 1),
+                            MoveValue::Draw => MoveValue::Draw,
+                            MoveValue::Loss(n) => MoveValue::Win(n + 1),
+                        }
+                    };
+                    (c, v)
+                })
+                .collect();
+            assert_eq!(plain.move_values(&p), want_moves, "{size} ply {ply}: move values");
+            let probe: &mut dyn OutcomeProbe = &mut solution;
+            let mut probed = Search::new(size, 16, Some(probe));
+            assert_eq!(probed.move_values(&p), want_moves, "{size} ply {ply}: move values with the table");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{checked} positions");
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_4x4() {
+    check_board(BoardSize::new(4, 4).unwrap(), 6);
+}
+
+#[test]
+fn alpha_beta_equals_minimax_on_5x4_and_the_table_saves_work() {
+    let size = BoardSize::new(5, 4).unwrap();
+    check_board(size, 3);
+    let dir = solution_dir(size);
+    let mut solution = Solution::open(dir.path()).unwrap();
+    let empty = c4bdd::game::Position::empty(size);
+    let mut plain = Search::new(size, 20, None);
+    let without = plain.move_values(&empty);
+    let probe: &mut dyn OutcomeProbe = &mut solution;
+    let mut probed = Search::new(size, 20, Some(probe));
+    assert_eq!(probed.move_values(&empty), without);
+    assert!(probed.nodes * 3 < plain.nodes, "probes cut the search: {} vs {}", probed.nodes, plain.nodes);
+}
