@@ -36,6 +36,8 @@ pub enum Command {
     Query(QueryArgs),
     /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
     Best(BestArgs),
+    /// Regenerate tables, plots and paper-repro.md from the results archive (no BDDs).
+    Report(ReportArgs),
     /// Run an experiment spec (experiments/*.toml): every run in its own process,
     /// results to results/<experiment>/<run-id>/; a rerun skips finished runs.
     Sweep(SweepArgs),
@@ -99,6 +101,31 @@ pub struct BestArgs {
     /// log2 of the transposition-table entries (32 bytes each).
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(4..=30))]
     pub table_bits: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Root of the results archive.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// Directory of the paper's tables (paper-table1.csv, paper-table2-7x6.csv).
+    #[arg(long, default_value = "../shared/reference")]
+    pub reference: PathBuf,
+    /// Where tables and plots go.
+    #[arg(long, default_value = "plots")]
+    pub plots: PathBuf,
+    /// Where the claim-by-claim account goes.
+    #[arg(long, default_value = "paper-repro.md")]
+    pub repro: PathBuf,
+    /// Draw the per-ply figures for these boards (WxH, repeatable).
+    #[arg(long, value_parser = parse_board)]
+    pub board: Vec<BoardSize>,
+}
+
+fn parse_board(text: &str) -> std::result::Result<BoardSize, String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("'{text}' is not a board like 7x6"))?;
+    let parse = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{text}' is not a board like 7x6"));
+    BoardSize::new(parse(w)?, parse(h)?).map_err(|e| e.to_string())
 }
 
 #[derive(Args, Debug)]
@@ -244,6 +271,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => solve(args),
         Command::Query(args) => query(args),
         Command::Best(args) => best(args),
+        Command::Report(args) => {
+            let opts = crate::report::ReportOptions {
+                results: args.results,
+                reference: args.reference,
+                plots: args.plots.clone(),
+                repro: args.repro.clone(),
+                boards: args.board,
+            };
+            let written = crate::report::report(&opts)?;
+            println!("{} files in {}, and {}", written.files.len(), args.plots.display(), args.repro.display());
+            Ok(())
+        }
         Command::Sweep(args) => {
             let opts = crate::experiment::SweepOptions {
                 spec: args.spec,

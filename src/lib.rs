@@ -22,6 +22,7 @@ pub mod error;
 pub mod experiment;
 pub mod game;
 pub mod measure;
+pub mod report;
 pub mod search;
 
 pub use error::{Error, Result};

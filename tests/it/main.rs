@@ -8,5 +8,6 @@ mod best;
 mod cli;
 mod common;
 mod count;
+mod report;
 mod solve;
 mod sweep;

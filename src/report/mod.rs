@@ -1,0 +1,238 @@
+//! `c4bdd report`: the paper's tables and figures, regenerated from the
+//! results archive alone (it computes no BDDs), with ours beside the paper's,
+//! and `paper-repro.md`, the claim-by-claim account.
+
+pub mod data;
+pub mod plots;
+pub mod tables;
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::game::BoardSize;
+use data::{Archive, Paper, Run};
+use plots::{Axes, Chart, Series};
+
+/// Inputs and outputs of a report.
+pub struct ReportOptions {
+    pub results: PathBuf,
+    pub reference: PathBuf,
+    pub plots: PathBuf,
+    pub repro: PathBuf,
+    /// Boards to draw the per-ply figures for (default: 7x6 and every board
+    /// of at least 20 cells that has the runs a figure needs).
+    pub boards: Vec<BoardSize>,
+}
+
+/// Files written, with the one-line description used in plots/README.md.
+pub struct Written {
+    pub files: Vec<(String, String)>,
+}
+
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Per-ply count runs of a board: the fastest finished one for an encoding
+/// and terminal strategy, preferring column order (the paper's Figure 2).
+fn ply_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str, terminal: &str) -> Option<&'a Run> {
+    let matches = |r: &Run, order: &str| {
+        r.board() == board
+            && r.row.pass == "count"
+            && r.row.encoding == encoding
+            && r.row.terminal == terminal
+            && r.row.order == order
+            && !r.plies.is_empty()
+    };
+    archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
+}
+
+fn series(name: String, run: &Run, y: impl Fn(&crate::experiment::record::PlyRow) -> f64) -> Series {
+    Series { name, points: run.plies.iter().map(|p| (p.ply as f64, y(p))).filter(|&(_, v)| v > 0.0).collect() }
+}
+
+/// Write every table, figure and paper-repro.md.
+pub fn report(opts: &ReportOptions) -> Result<Written> {
+    let archive = Archive::load(&opts.results)?;
+    let paper = Paper::load(&opts.reference)?;
+    std::fs::create_dir_all(&opts.plots).with_context(|| format!("cannot create {}", opts.plots.display()))?;
+    let mut files = Vec::new();
+    let mut note = |file: String, what: &str| files.push((file, what.to_string()));
+
+    // Table 1.
+    let t1 = tables::table1(&archive, &paper);
+    write_file(&opts.plots.join("table1.md"), &tables::table1_markdown(&t1))?;
+    let mut w = csv::Writer::from_path(opts.plots.join("table1.csv"))?;
+    for row in &t1 {
+        w.serialize(row)?;
+    }
+    w.flush()?;
+    note("table1.md".into(), "Table 1: the paper's positions, time, GC share, RAM and peak nodes beside ours");
+    note("table1.csv".into(), "the same as CSV");
+
+    // Table 2 for every solved board, and 7x6 beside the paper.
+    let solved: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == "solve").map(|r| r.board()).collect();
+    for board in &solved {
+        let run = archive.best(|r| r.row.pass == "solve" && r.board() == *board).expect("a solved run");
+        let name = format!("table2-{board}.md");
+        write_file(&opts.plots.join(&name), &tables::table2_markdown(run))?;
+        note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
+    }
+    let b76 = BoardSize { width: 7, height: 6 };
+    let ours76 = archive.best(|r| r.row.pass == "solve" && r.board() == b76);
+    write_file(&opts.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(&paper, ours76))?;
+    note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
+
+    // Figure 2 for the chosen boards.
+    let boards: Vec<BoardSize> = if opts.boards.is_empty() {
+        let mut set: BTreeSet<BoardSize> = archive
+            .ok_runs(|r| r.board().cells() >= 20 && r.row.terminal == "off" && !r.plies.is_empty())
+            .map(|r| r.board())
+            .collect();
+        set.insert(b76);
+        set.into_iter().collect()
+    } else {
+        opts.boards.clone()
+    };
+    let mut figure2_boards = Vec::new();
+    for board in &boards {
+        let encoding = ["cellwise", "compressed"]
+            .into_iter()
+            .find(|e| ply_run(&archive, *board, e, "whole").is_some() && ply_run(&archive, *board, e, "off").is_some());
+        if let Some(enc) = encoding {
+            let (on, off) =
+                (ply_run(&archive, *board, enc, "whole").unwrap(), ply_run(&archive, *board, enc, "off").unwrap());
+            let name = format!("figure2a-{board}");
+            let title = format!("{board}: states and BDD nodes per ply ({enc} encoding)");
+            let chart = Chart {
+                title: &title,
+                x_label: "ply",
+                y_label: "count",
+                axes: Axes::PlyLog,
+                series: vec![
+                    series("states".into(), on, |p| p.states as f64),
+                    series("states, no termination".into(), off, |p| p.states as f64),
+                    series("BDD nodes".into(), on, |p| p.bdd_nodes as f64),
+                    series("BDD nodes, no termination".into(), off, |p| p.bdd_nodes as f64),
+                ],
+            };
+            plots::write(&opts.plots.join(&name), &chart)?;
+            note(
+                format!("{name}.png, {name}.svg"),
+                "Figure 2a: states and BDD nodes per ply, with and without termination",
+            );
+            figure2_boards.push(*board);
+        }
+        if let (Some(std), Some(comp)) =
+            (ply_run(&archive, *board, "cellwise", "whole"), ply_run(&archive, *board, "compressed", "whole"))
+        {
+            let name = format!("figure2b-{board}");
+            let title = format!("{board}: BDD nodes per ply, compressed vs standard encoding");
+            let chart = Chart {
+                title: &title,
+                x_label: "ply",
+                y_label: "BDD nodes",
+                axes: Axes::PlyLog,
+                series: vec![
+                    series("standard (cellwise)".into(), std, |p| p.bdd_nodes as f64),
+                    series("compressed".into(), comp, |p| p.bdd_nodes as f64),
+                ],
+            };
+            plots::write(&opts.plots.join(&name), &chart)?;
+            note(
+                format!("{name}.png, {name}.svg"),
+                "Figure 2b: BDD nodes per ply, compressed versus standard encoding",
+            );
+        }
+    }
+
+    // Variable orders: every board with count runs of several orders.
+    let order_boards: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == "count").map(|r| r.board()).collect();
+    for board in order_boards {
+        let mut keys: Vec<(String, String)> = archive
+            .ok_runs(|r| {
+                r.board() == board && r.row.pass == "count" && r.row.terminal == "whole" && !r.plies.is_empty()
+            })
+            .map(|r| (r.row.encoding.clone(), r.row.order.clone()))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let orders: BTreeSet<&String> = keys.iter().map(|(_, o)| o).collect();
+        if orders.len() < 3 {
+            continue;
+        }
+        let series = keys
+            .iter()
+            .filter_map(|(enc, order)| {
+                let run = archive.best(|r| {
+                    r.board() == board
+                        && r.row.pass == "count"
+                        && r.row.terminal == "whole"
+                        && &r.row.encoding == enc
+                        && &r.row.order == order
+                })?;
+                Some(self::series(format!("{enc}, {order}"), run, |p| p.bdd_nodes as f64))
+            })
+            .collect();
+        let name = format!("orders-{board}");
+        let title = format!("{board}: BDD nodes per ply for each variable order");
+        let chart = Chart { title: &title, x_label: "ply", y_label: "BDD nodes", axes: Axes::PlyLog, series };
+        plots::write(&opts.plots.join(&name), &chart)?;
+        note(format!("{name}.png, {name}.svg"), "BDD nodes per ply for every variable order run on the board");
+    }
+
+    // Table 1 as pictures.
+    let paper_pts = |y: &dyn Fn(&data::PaperTable1Row) -> f64| Series {
+        name: "paper".into(),
+        points: paper.table1.iter().map(|p| (p.positions as f64, y(p))).collect(),
+    };
+    let ours_pts = |name: &str, y: &dyn Fn(&tables::Table1Row) -> Option<f64>| Series {
+        name: name.into(),
+        points: t1.iter().filter_map(|r| Some((r.positions? as f64, y(r)?))).filter(|&(_, v)| v > 0.0).collect(),
+    };
+    let chart = Chart {
+        title: "Table 1: time against positions",
+        x_label: "positions",
+        y_label: "time (s; under 1 ms drawn at 1 ms)",
+        axes: Axes::LogLog,
+        series: vec![
+            paper_pts(&|p| p.time_s),
+            ours_pts("ours, standard (paper's configuration)", &|r| r.time_standard_s.map(|t| t.max(1e-3))),
+            ours_pts("ours, compressed", &|r| r.time_compressed_s.map(|t| t.max(1e-3))),
+        ],
+    };
+    plots::write(&opts.plots.join("table1-time"), &chart)?;
+    note(
+        "table1-time.png, table1-time.svg".into(),
+        "Table 1 as a picture: time against positions, ours and the paper's",
+    );
+    let chart = Chart {
+        title: "Table 1: peak BDD nodes against positions",
+        x_label: "positions",
+        y_label: "peak nodes",
+        axes: Axes::LogLog,
+        series: vec![
+            paper_pts(&|p| p.peak_nodes as f64),
+            ours_pts("ours, standard (paper's configuration)", &|r| r.peak_nodes_standard.map(|n| n as f64)),
+            ours_pts("ours, compressed", &|r| r.peak_nodes_compressed.map(|n| n as f64)),
+        ],
+    };
+    plots::write(&opts.plots.join("table1-nodes"), &chart)?;
+    note("table1-nodes.png, table1-nodes.svg".into(), "Table 1 as a picture: peak nodes against positions");
+
+    let mut readme = String::from(
+        "# plots/\n\nGenerated by `c4bdd report` from the CSVs under results/ (nothing here is edited by hand):\n\n\
+```sh\ncargo run --release -- report\n```\n\nPer-ply figures for other boards: `cargo run --release -- report --board 6x5`.\n\n| file | what |\n|---|---|\n",
+    );
+    for (file, what) in &files {
+        let _ = writeln!(readme, "| {file} | {what} |");
+    }
+    write_file(&opts.plots.join("README.md"), &readme)?;
+    write_file(&opts.repro, &repro::paper_repro(&archive, &paper, &t1, &solved, &figure2_boards))?;
+    Ok(Written { files })
+}
+
+mod repro;

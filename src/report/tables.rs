@@ -1,0 +1,193 @@
+//! Tables in the paper's form, ours beside the paper's, as Markdown and CSV.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::data::{Archive, Paper, Run};
+use crate::game::BoardSize;
+
+/// One row of the side-by-side Table 1 (also its CSV schema).
+#[derive(Clone, Debug, Serialize)]
+pub struct Table1Row {
+    pub width: u8,
+    pub height: u8,
+    pub paper_positions: u128,
+    pub positions: Option<u128>,
+    /// "yes", "NO", or empty when not run.
+    pub positions_match: String,
+    pub paper_time_s: f64,
+    /// Our time in the paper's configuration (standard encoding, paper order).
+    pub time_standard_s: Option<f64>,
+    pub time_compressed_s: Option<f64>,
+    /// paper time / our time in the paper's configuration.
+    pub time_ratio: Option<f64>,
+    pub paper_gc_percent: f64,
+    pub gc_percent_standard: Option<f64>,
+    pub paper_ram_gb: f64,
+    pub peak_rss_mb_standard: Option<f64>,
+    pub peak_rss_mb_compressed: Option<f64>,
+    pub paper_peak_nodes: u64,
+    pub peak_nodes_standard: Option<u64>,
+    pub peak_nodes_compressed: Option<u64>,
+    pub peak_nodes_match: String,
+    /// "ok", or the status of an unfinished run, or "not run".
+    pub status: String,
+}
+
+fn is_board(r: &Run, w: u8, h: u8) -> bool {
+    r.row.width == w && r.row.height == h && r.row.pass == "count" && r.row.terminal != "off"
+}
+
+/// The side-by-side Table 1 for every board of the paper's Table 1.
+pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
+    paper
+        .table1
+        .iter()
+        .map(|p| {
+            let (w, h) = (p.width, p.height);
+            let standard =
+                archive.best(|r| is_board(r, w, h) && r.row.encoding == "cellwise" && r.row.order == "paper");
+            let compressed = archive.best(|r| is_board(r, w, h) && r.row.encoding == "compressed");
+            let any = archive.best(|r| is_board(r, w, h));
+            let positions = any.and_then(|r| r.row.positions);
+            let status = match any {
+                Some(_) => "ok".to_string(),
+                None => archive.failure(|r| is_board(r, w, h)).unwrap_or("not run").to_string(),
+            };
+            let mark = |ours: Option<bool>| match ours {
+                Some(true) => "yes".to_string(),
+                Some(false) => "NO".to_string(),
+                None => String::new(),
+            };
+            Table1Row {
+                width: w,
+                height: h,
+                paper_positions: p.positions,
+                positions,
+                positions_match: mark(positions.map(|x| x == p.positions)),
+                paper_time_s: p.time_s,
+                time_standard_s: standard.map(|r| r.row.time_s),
+                time_compressed_s: compressed.map(|r| r.row.time_s),
+                time_ratio: standard.map(|r| p.time_s / r.row.time_s.max(1e-6)),
+                paper_gc_percent: p.gc_percent,
+                gc_percent_standard: standard.map(|r| r.row.gc_share * 100.0),
+                paper_ram_gb: p.ram_gb,
+                peak_rss_mb_standard: standard.map(|r| r.row.peak_rss_bytes as f64 / 1e6),
+                peak_rss_mb_compressed: compressed.map(|r| r.row.peak_rss_bytes as f64 / 1e6),
+                paper_peak_nodes: p.peak_nodes,
+                peak_nodes_standard: standard.map(|r| r.row.peak_nodes),
+                peak_nodes_compressed: compressed.map(|r| r.row.peak_nodes),
+                peak_nodes_match: mark(standard.map(|r| r.row.peak_nodes == p.peak_nodes)),
+                status,
+            }
+        })
+        .collect()
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("–".into(), |x| x.to_string())
+}
+
+fn secs(v: Option<f64>) -> String {
+    v.map_or("–".into(), |x| format!("{x:.2}"))
+}
+
+/// Table 1 as Markdown, with its caption.
+pub fn table1_markdown(rows: &[Table1Row]) -> String {
+    let mut s = String::new();
+    s += "Table 1, the paper's numbers beside ours. *std* is the paper's configuration (standard, i.e. cellwise, \
+encoding; column order, row order when the board is taller than wide), *compr.* the compressed encoding. Our times \
+are single runs of one process each (at most two at once on a 2-core machine); the paper's times were taken with many \
+jobs running at once on one machine and are inflated, so the ratio paper/ours is indicative only. The paper's RAM was \
+derived from its preallocated node table; ours is the measured peak RSS. Peak nodes depend on the garbage-collection \
+schedule, so equality is not expected.\n\n";
+    s += "| board | positions (paper) | positions (ours) | = | time s (paper) | time s (std) | time s (compr.) \
+| paper/ours | GC % (paper) | GC % (std) | RAM GB (paper) | RSS MB (std) | RSS MB (compr.) | peak nodes (paper) \
+| peak nodes (std) | peak nodes (compr.) | status |\n";
+    s += "|---|---:|---:|:-:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {}x{} | {} | {} | {} | {:.2} | {} | {} | {} | {:.1} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            r.width,
+            r.height,
+            r.paper_positions,
+            opt(r.positions),
+            r.positions_match,
+            r.paper_time_s,
+            secs(r.time_standard_s),
+            secs(r.time_compressed_s),
+            r.time_ratio.map_or("–".into(), |x| format!("{x:.1}")),
+            r.paper_gc_percent,
+            r.gc_percent_standard.map_or("–".into(), |x| format!("{x:.1}")),
+            r.paper_ram_gb,
+            r.peak_rss_mb_standard.map_or("–".into(), |x| format!("{x:.1}")),
+            r.peak_rss_mb_compressed.map_or("–".into(), |x| format!("{x:.1}")),
+            r.paper_peak_nodes,
+            opt(r.peak_nodes_standard),
+            opt(r.peak_nodes_compressed),
+            r.status
+        );
+    }
+    s
+}
+
+/// A solved board's table in the paper's Table 2 form (first player's view).
+pub fn table2_markdown(run: &Run) -> String {
+    let mut s = format!(
+        "Table 2 form for {} ({} encoding, {} order): positions per ply won, drawn and lost from the first \
+player's view. Value of the empty board: {}.\n\n| ply | won | drawn | lost | total | terminal |\n|---:|---:|---:|---:|---:|---:|\n",
+        r_board(run),
+        run.row.encoding,
+        run.row.order,
+        run.row.value.as_deref().unwrap_or("unknown")
+    );
+    for p in &run.plies {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            p.ply,
+            opt(p.won),
+            opt(p.drawn),
+            opt(p.lost),
+            p.states,
+            opt(p.terminal)
+        );
+    }
+    s
+}
+
+fn r_board(run: &Run) -> BoardSize {
+    run.board()
+}
+
+/// The paper's 7x6 Table 2 beside whatever plies we have for 7x6.
+pub fn table2_7x6_markdown(paper: &Paper, ours: Option<&Run>) -> String {
+    let mut s = String::from(
+        "The paper's Table 2 (7x6) beside ours. Ours is empty until a 7x6 solve has run.\n\n\
+| ply | won (paper) | drawn (paper) | lost (paper) | total (paper) | terminal (paper) | won | drawn | lost | total | = |\n\
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|\n",
+    );
+    for p in &paper.table2 {
+        let mine = ours.and_then(|r| r.plies.iter().find(|q| q.ply == p.ply));
+        let same = mine
+            .map(|q| q.won == Some(p.won) && q.drawn == Some(p.drawn) && q.lost == Some(p.lost) && q.states == p.total);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            p.ply,
+            p.won,
+            p.drawn,
+            p.lost,
+            p.total,
+            p.terminal,
+            opt(mine.and_then(|q| q.won)),
+            opt(mine.and_then(|q| q.drawn)),
+            opt(mine.and_then(|q| q.lost)),
+            opt(mine.map(|q| q.states)),
+            same.map_or("", |b| if b { "yes" } else { "NO" })
+        );
+    }
+    s
+}

@@ -1,0 +1,85 @@
+//! `c4bdd report` on a small results folder made by a real sweep.
+
+use std::path::Path;
+use std::process::Command;
+
+fn c4bdd(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
+}
+
+fn reference() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference").display().to_string()
+}
+
+#[test]
+fn report_writes_tables_plots_and_the_account() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let spec = dir.path().join("fixture.toml");
+    std::fs::write(
+        &spec,
+        "name = \"fixture\"\n[grid]\nboards = [\"4x4\", \"5x4\"]\nencodings = [\"cellwise\", \"compressed\"]\n\
+orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off\"]\n",
+    )
+    .unwrap();
+    let solve = dir.path().join("solve.toml");
+    std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\n").unwrap();
+    for s in [&spec, &solve] {
+        let out = c4bdd(&["sweep", s.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let plots = dir.path().join("plots");
+    let repro = dir.path().join("paper-repro.md");
+    let (r, p, q, f) = (results.to_str().unwrap(), plots.to_str().unwrap(), repro.to_str().unwrap(), reference());
+    let out = c4bdd(&["report", "--results", r, "--plots", p, "--repro", q, "--reference", &f, "--board", "5x4"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let table1 = std::fs::read_to_string(plots.join("table1.md")).unwrap();
+    assert!(table1.contains("| 4x4 | 161029 | 161029 | yes |"), "{table1}");
+    assert!(table1.contains("| 5x4 | 3945711 | 3945711 | yes |"), "{table1}");
+    assert!(table1.contains("| 7x6 | 4531985219092 | – |  |"), "boards not run say so");
+    assert!(table1.contains("inflated"), "the caption warns about the paper's times");
+    let csv = std::fs::read_to_string(plots.join("table1.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 104, "header and 103 boards");
+    let table2 = std::fs::read_to_string(plots.join("table2-4x4.md")).unwrap();
+    assert!(table2.contains("| 0 | 0 | 1 | 0 | 1 | 0 |"), "4x4 is a draw: {table2}");
+    assert!(table2.contains("draw"));
+    for stem in ["figure2a-5x4", "figure2b-5x4", "orders-5x4", "orders-4x4", "table1-time", "table1-nodes"] {
+        for ext in ["png", "svg"] {
+            let file = plots.join(format!("{stem}.{ext}"));
+            let len = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+            assert!(len > 5_000, "{} is missing or empty ({len} bytes)", file.display());
+        }
+    }
+    let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
+    assert!(readme.contains("figure2a-5x4.png") && readme.contains("c4bdd report"));
+    let account = std::fs::read_to_string(&repro).unwrap();
+    assert!(account.contains("2 boards counted, 2 equal to the paper's count"), "{account}");
+    assert!(account.contains("| 4x4 | draw |"), "{account}");
+}
+
+#[test]
+fn a_malformed_or_missing_csv_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("results/broken/run1");
+    std::fs::create_dir_all(&sweep).unwrap();
+    std::fs::write(sweep.join("runs.csv"), "run,width\nx,notanumber\n").unwrap();
+    let args = |results: &str| {
+        c4bdd(&[
+            "report",
+            "--results",
+            results,
+            "--plots",
+            dir.path().join("p").to_str().unwrap(),
+            "--reference",
+            &reference(),
+        ])
+    };
+    let out = args(dir.path().join("results").to_str().unwrap());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(err.contains("runs.csv") && err.trim_end().lines().count() == 1, "{err}");
+    let out = args("/no/such/results");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/results"));
+    assert_ne!(out.status.code(), Some(0));
+}
