@@ -144,6 +144,9 @@ pub struct SweepArgs {
     /// No progress bar and no per-run lines.
     #[arg(long)]
     pub quiet: bool,
+    /// Afterwards, regenerate plots/ and paper-repro.md from the whole archive (as `c4bdd report`).
+    #[arg(long)]
+    pub report: bool,
 }
 
 #[derive(Args, Debug)]
@@ -291,14 +294,25 @@ pub fn run(cli: Cli) -> Result<()> {
                 results: args.results,
                 quiet: args.quiet,
             };
-            let report = crate::experiment::sweep(&opts, std::env::args().collect())?;
+            let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
             println!(
                 "{}: {} runs ran ({} ok), {} already finished",
-                report.dir.display(),
-                report.ran,
-                report.ok,
-                report.skipped
+                done.dir.display(),
+                done.ran,
+                done.ok,
+                done.skipped
             );
+            if args.report {
+                let opts = crate::report::ReportOptions {
+                    results: opts.results,
+                    reference: PathBuf::from("../shared/reference"),
+                    plots: PathBuf::from("plots"),
+                    repro: PathBuf::from("paper-repro.md"),
+                    boards: Vec::new(),
+                };
+                let written = crate::report::report(&opts)?;
+                println!("report: {} files in plots/, and paper-repro.md", written.files.len());
+            }
             Ok(())
         }
         Command::Merge(args) => {

@@ -223,6 +223,10 @@ impl Position {
     /// Parse a move string of columns numbered 1..=width from the left (e.g.
     /// "4453") and play it from the empty board. Errors name the bad move.
     pub fn from_moves(size: BoardSize, moves: &str) -> Result<Position> {
+        if !size.fits_bitboard() {
+            let reason = format!("board {size} is too large for explicit positions (width*(height+1) > 128)");
+            return Err(Error::UnsupportedBoard { reason });
+        }
         let mut p = Position::empty(size);
         for (i, ch) in moves.chars().enumerate() {
             let bad = |reason: String| Error::BadMoves { moves: moves.to_string(), reason };

@@ -8,6 +8,7 @@ mod best;
 mod cli;
 mod common;
 mod count;
+mod fuzz;
 mod report;
 mod solve;
 mod sweep;
