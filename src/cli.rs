@@ -11,7 +11,7 @@ use crate::bdd::Config;
 use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
 use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
-use crate::search::{forward, ForwardOptions, ImageStrategy, PlyRecord, TerminalStrategy};
+use crate::search::{forward_from, Checkpoint, ForwardOptions, ImageStrategy, PlyRecord, TerminalStrategy, Transition};
 
 /// Invalid input found by the command line itself (exit status 2).
 #[derive(Debug, thiserror::Error)]
@@ -242,6 +242,10 @@ pub struct CountArgs {
     /// Print per-operation statistics (recursive steps, cache hits) at the end.
     #[arg(long)]
     pub stats: bool,
+    /// Save each finished ply here and, when the directory holds a checkpoint of the
+    /// same count, continue from its last ply.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
     #[command(flatten)]
     pub manager: ManagerArgs,
 }
@@ -343,10 +347,17 @@ fn count(args: CountArgs) -> Result<()> {
     let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
     println!("board {size}, encoding {}, order {order}, image {image}, terminal {term}", args.encoding.encoding);
     println!("{:>4} {:>22} {:>12} {:>12} {:>9}", "ply", "states", "bdd_nodes", "live_nodes", "time_s");
+    let rules = Transition::build(&mut space, &opts)?;
+    let (mut checkpoint, resume) = match &args.checkpoint {
+        Some(dir) => {
+            let (c, r) = Checkpoint::open(dir, &mut space, &opts)?;
+            (Some(c), r)
+        }
+        None => (None, None),
+    };
+    let mut records: Vec<PlyRecord> = Vec::new();
     let mut csv_error = None;
-    let mut finished = None;
-    let on_ply = |r: &PlyRecord| {
-        finished = Some(r.ply);
+    let mut show = |r: &PlyRecord| {
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
         if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
@@ -368,11 +379,27 @@ fn count(args: CountArgs) -> Result<()> {
             }
         }
     };
-    let result = forward(&mut space, &opts, false, on_ply);
+    if let Some(r) = &resume {
+        println!("(resumed from the checkpoint after ply {})", r.records.len() - 1);
+        for record in &r.records {
+            show(record);
+        }
+        records = r.records.clone();
+    }
+    let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
+        show(r);
+        records.push(*r);
+        match checkpoint.as_mut() {
+            Some(c) => c.save(space, &records, states),
+            None => Ok(()),
+        }
+    });
+    let finished = records.last().map(|r| r.ply);
     let (summary, _) = result.with_context(|| match finished {
         Some(ply) => format!("count of board {size} stopped at ply {}", ply + 1),
         None => format!("count of board {size} stopped while building the transition relations"),
     })?;
+    rules.release(&mut space.manager);
     if let Some(e) = csv_error {
         return Err(e).context("cannot write the --csv file");
     }

@@ -213,29 +213,61 @@ pub fn forward_with(
     keep_layers: bool,
     mut on_ply: impl FnMut(&PlyRecord),
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
+    forward_from(space, rules, None, keep_layers, |_, r, _| {
+        on_ply(r);
+        Ok(())
+    })
+}
+
+/// Where a resumed forward pass starts: the records of plies `0..=k` and the
+/// states of ply `k`.
+pub struct Resume {
+    pub records: Vec<PlyRecord>,
+    pub states: Bdd,
+}
+
+/// The general forward pass: from the empty board or from `resume`;
+/// `on_ply` sees each new ply's record and states (e.g. to checkpoint them)
+/// and may stop the pass with an error.
+pub fn forward_from(
+    space: &mut StateSpace,
+    rules: &Transition,
+    resume: Option<Resume>,
+    keep_layers: bool,
+    mut on_ply: impl FnMut(&StateSpace, &PlyRecord, Bdd) -> Result<()>,
+) -> Result<(ForwardSummary, Vec<Bdd>)> {
+    assert!(!(keep_layers && resume.is_some()), "a resumed pass has no earlier layers to keep");
     let start = Instant::now();
     let stats_before = space.manager.stats();
     let cells = space.size().cells();
-    let mut plies = Vec::with_capacity(cells as usize + 1);
     let mut layers = Vec::new();
-    let mut current = space.initial()?;
+    let (mut plies, mut current, first) = match resume {
+        Some(r) if !r.records.is_empty() => {
+            let ply = r.records.len() as u32 - 1;
+            (r.records, r.states, ply)
+        }
+        _ => (Vec::with_capacity(cells as usize + 1), space.initial()?, 0),
+    };
+    let resumed = !plies.is_empty();
     let mut ply_start = Instant::now();
-    for ply in 0..=cells {
+    for ply in first..=cells {
         let frame = Frame::of_ply(ply);
         if keep_layers {
             space.manager.pin(current);
             layers.push(current);
         }
-        let (states, nodes) = space.count_and_size(current, frame);
-        let record = PlyRecord {
-            ply,
-            states,
-            bdd_nodes: nodes as u64,
-            live_nodes: space.manager.live_nodes() as u64,
-            time_s: ply_start.elapsed().as_secs_f64(),
-        };
-        on_ply(&record);
-        plies.push(record);
+        if !(resumed && ply == first) {
+            let (states, nodes) = space.count_and_size(current, frame);
+            let record = PlyRecord {
+                ply,
+                states,
+                bdd_nodes: nodes as u64,
+                live_nodes: space.manager.live_nodes() as u64,
+                time_s: ply_start.elapsed().as_secs_f64(),
+            };
+            on_ply(space, &record, current)?;
+            plies.push(record);
+        }
         if ply == cells {
             break;
         }

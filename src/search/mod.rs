@@ -3,11 +3,14 @@
 //! stored on disk.
 
 pub mod backward;
+pub mod checkpoint;
 pub mod forward;
 pub mod solution;
 
 pub use backward::{solve, SolvePly, SolveSummary, Value};
+pub use checkpoint::Checkpoint;
 pub use forward::{
-    forward, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, TerminalStrategy, Transition,
+    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
+    TerminalStrategy, Transition,
 };
 pub use solution::{Manifest, Solution, SolutionWriter};

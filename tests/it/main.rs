@@ -5,6 +5,7 @@ mod bdd_io;
 mod bdd_laws;
 mod bdd_random;
 mod best;
+mod checkpoint;
 mod cli;
 mod common;
 mod count;

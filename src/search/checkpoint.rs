@@ -1,0 +1,144 @@
+//! Checkpoints of the forward pass: after each ply, the ply's states (a BDD
+//! file named by the ply) and `checkpoint.json` (setup, file name, the ply
+//! records so far). Each file is written to a temporary name, synced and
+//! renamed, the JSON last and the previous BDD file removed after it, so a
+//! kill at any moment leaves a consistent checkpoint of the last finished ply.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::forward::{ForwardOptions, PlyRecord, Resume};
+use crate::bdd::Bdd;
+use crate::encoding::{EncodingKind, StateSpace};
+use crate::error::{Error, Result};
+
+const FORMAT: &str = "c4bdd-count-checkpoint";
+const VERSION: u32 = 1;
+
+/// What a checkpoint must agree on to be resumed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Setup {
+    width: u8,
+    height: u8,
+    encoding: EncodingKind,
+    arrangement: Vec<String>,
+    options: ForwardOptions,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CheckpointFile {
+    format: String,
+    version: u32,
+    setup: Setup,
+    /// The BDD file of the last finished ply.
+    file: String,
+    records: Vec<PlyRecord>,
+    /// CRC-32 of the records serialized as JSON.
+    records_crc32: u32,
+}
+
+fn records_crc(records: &[PlyRecord]) -> u32 {
+    crc32fast::hash(serde_json::to_string(records).expect("records serialize").as_bytes())
+}
+
+/// A checkpoint directory in use.
+pub struct Checkpoint {
+    dir: PathBuf,
+    setup: Setup,
+    current: Option<String>,
+}
+
+fn bad(path: &Path, reason: impl Into<String>) -> Error {
+    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.to_path_buf(), source }
+}
+
+impl Checkpoint {
+    /// Open (creating it if needed) a checkpoint directory for this space and
+    /// options; returns where to resume, if a checkpoint is there. A
+    /// checkpoint of another board, encoding, order or strategy is refused.
+    pub fn open(dir: &Path, space: &mut StateSpace, options: &ForwardOptions) -> Result<(Checkpoint, Option<Resume>)> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let probe = dir.join(".write-test");
+        std::fs::write(&probe, b"ok").map_err(io(&probe))?;
+        std::fs::remove_file(&probe).map_err(io(&probe))?;
+        let size = space.size();
+        let setup = Setup {
+            width: size.width,
+            height: size.height,
+            encoding: space.encoding.kind(),
+            arrangement: space.arrangement.clone(),
+            options: *options,
+        };
+        let path = dir.join("checkpoint.json");
+        if !path.exists() {
+            return Ok((Checkpoint { dir: dir.to_path_buf(), setup, current: None }, None));
+        }
+        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let file: CheckpointFile =
+            serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd checkpoint: {e}")))?;
+        if file.format != FORMAT || file.version != VERSION {
+            return Err(bad(
+                &path,
+                format!("format {} version {}, expected {FORMAT} {VERSION}", file.format, file.version),
+            ));
+        }
+        if file.setup != setup {
+            let s = &file.setup;
+            return Err(bad(
+                &path,
+                format!(
+                    "the checkpoint is of {}x{} {} with other order or options; use another directory",
+                    s.width, s.height, s.encoding
+                ),
+            ));
+        }
+        if records_crc(&file.records) != file.records_crc32 {
+            return Err(bad(&path, "the ply records do not match their checksum"));
+        }
+        let last = file.records.last().map(|r| r.ply);
+        if file.records.iter().enumerate().any(|(i, r)| r.ply != i as u32) || last.is_none_or(|p| p > size.cells()) {
+            return Err(bad(&path, "the ply records are not 0, 1, 2, ..."));
+        }
+        let roots = space.manager.load(&dir.join(&file.file))?;
+        let [states] = roots[..] else { return Err(bad(&dir.join(&file.file), "expected one BDD")) };
+        let check = space.count(states, crate::encoding::Frame::of_ply(last.unwrap()));
+        if Some(check) != file.records.last().map(|r| r.states) {
+            return Err(bad(&dir.join(&file.file), "its state count differs from the checkpoint's record"));
+        }
+        let checkpoint = Checkpoint { dir: dir.to_path_buf(), setup, current: Some(file.file) };
+        Ok((checkpoint, Some(Resume { records: file.records, states })))
+    }
+
+    /// Record a finished ply: its states and all records so far.
+    pub fn save(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
+        let ply = records.last().map_or(0, |r| r.ply);
+        let name = format!("states-ply{ply:03}.bdd");
+        space.manager.save(&[states], &self.dir.join(&name))?;
+        let file = CheckpointFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            setup: self.setup.clone(),
+            file: name.clone(),
+            records: records.to_vec(),
+            records_crc32: records_crc(records),
+        };
+        let path = self.dir.join("checkpoint.json");
+        let tmp = self.dir.join("checkpoint.json.tmp");
+        let text = serde_json::to_string(&file).expect("a checkpoint serializes");
+        let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+        std::io::Write::write_all(&mut &f, text.as_bytes()).map_err(io(&tmp))?;
+        f.sync_all().map_err(io(&tmp))?;
+        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        if let Some(old) = self.current.replace(name.clone()) {
+            if old != name {
+                let _ = std::fs::remove_file(self.dir.join(old));
+            }
+        }
+        Ok(())
+    }
+}
