@@ -66,7 +66,7 @@ pub struct SolveArgs {
     /// Store the solution here (per ply win and lost BDDs, manifest.json); checked before any work.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Also write the per-ply table to this CSV file.
+    /// Also write the per-ply table to this CSV file (rows from the last ply down, as they are solved).
     #[arg(long)]
     pub csv: Option<PathBuf>,
     #[command(flatten)]
@@ -459,12 +459,28 @@ fn solve(args: SolveArgs) -> Result<()> {
     );
     println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", "ply", "won", "drawn", "lost", "total", "terminal");
     let mut solved = None;
+    let mut csv_error = None;
     let summary = solve(
         &mut space,
         &opts,
         |p| {
             solved = Some(p.ply);
             println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
+            // Rows are written as plies are solved (from the last ply down), so
+            // a run stopped by a limit keeps every finished ply.
+            if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
+                let row = SolveRow {
+                    width: size.width,
+                    height: size.height,
+                    ply: p.ply,
+                    won: p.won,
+                    drawn: p.drawn,
+                    lost: p.lost,
+                    total: p.total,
+                    terminal: p.terminal,
+                };
+                csv_error = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)).err();
+            }
         },
         |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
     )
@@ -472,21 +488,8 @@ fn solve(args: SolveArgs) -> Result<()> {
         Some(ply) => format!("solve of board {size} stopped at ply {}", ply.saturating_sub(1)),
         None => format!("solve of board {size} stopped in the forward pass"),
     })?;
-    if let Some(w) = csv.as_mut() {
-        for p in &summary.plies {
-            let row = SolveRow {
-                width: size.width,
-                height: size.height,
-                ply: p.ply,
-                won: p.won,
-                drawn: p.drawn,
-                lost: p.lost,
-                total: p.total,
-                terminal: p.terminal,
-            };
-            w.serialize(row).context("cannot write the --csv file")?;
-        }
-        w.flush().context("cannot write the --csv file")?;
+    if let Some(e) = csv_error {
+        return Err(e).context("cannot write the --csv file");
     }
     let stored = match writer {
         Some(w) => {

@@ -85,6 +85,26 @@ fn node_limit_stops_with_status_3_and_keeps_finished_plies() {
 }
 
 #[test]
+fn solve_at_its_node_limit_keeps_the_finished_plies() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("solve.csv");
+    let out = c4bdd(&["solve", "-W", "4", "-H", "4", "--max-nodes", "20000", "--csv", csv.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("node limit") && err.contains("20000") && err.contains("ply"), "{err}");
+    let table = c4bdd::game::explicit::ExplicitSolution::solve(BoardSize::new(4, 4).unwrap()).unwrap().table();
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert!(!rows.is_empty() && rows.len() < 17, "some plies finished before the limit: {}", rows.len());
+    for r in rows {
+        let ply: usize = r[2].parse().unwrap();
+        let (won, drawn, lost, total, _) = table[ply];
+        let got: Vec<u64> = r.iter().skip(3).take(4).map(|f| f.parse().unwrap()).collect();
+        assert_eq!(got, vec![won, drawn, lost, total], "ply {ply}");
+    }
+}
+
+#[test]
 fn help_explains_every_option() {
     let out = c4bdd(&["count", "--help"]);
     assert!(out.status.success());
@@ -122,8 +142,13 @@ fn solve_query_and_best_as_a_user_runs_them() {
     let explicit = ExplicitSolution::solve(size).unwrap();
     assert!(text.contains("value of the empty board: draw"), "{text}");
     let mut reader = csv::Reader::from_path(&csv).unwrap();
-    let rows: Vec<Vec<u64>> =
-        reader.records().map(|r| r.unwrap().iter().skip(3).map(|f| f.parse().unwrap()).collect()).collect();
+    let mut rows: Vec<(u64, Vec<u64>)> = reader
+        .records()
+        .map(|r| r.unwrap())
+        .map(|r| (r[2].parse().unwrap(), r.iter().skip(3).map(|f| f.parse().unwrap()).collect()))
+        .collect();
+    rows.sort();
+    let rows: Vec<Vec<u64>> = rows.into_iter().map(|(_, r)| r).collect();
     let table: Vec<Vec<u64>> = explicit.table().into_iter().map(|(a, b, c, d, e)| vec![a, b, c, d, e]).collect();
     assert_eq!(rows, table, "solve --csv holds the Table 2 columns of the explicit solver");
 
