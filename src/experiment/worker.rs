@@ -60,18 +60,20 @@ pub fn run(json: &str) -> Result<()> {
             peak_nodes: stats.peak_live,
         })
     };
-    match spec.pass {
+    // The first failure to report a line stops the run: the parent is gone.
+    let mut write_error = None;
+    let mut send = |line: Line| {
+        if write_error.is_none() {
+            write_error = emit(&line).err();
+        }
+    };
+    let totals = match spec.pass {
         Pass::Solve => {
-            let mut write_error = None;
             let mut solution_bytes = 0u64;
             let result = solve(
                 &mut space,
                 &opts,
-                |p| {
-                    if write_error.is_none() {
-                        write_error = emit(&Line::Solved(*p)).err();
-                    }
-                },
+                |p| send(Line::Solved(*p)),
                 |space, _, win, lost| {
                     // The exact size of the ply's file, counted without writing it.
                     let mut counter = ByteCounter(0);
@@ -83,48 +85,32 @@ pub fn run(json: &str) -> Result<()> {
                     Ok(())
                 },
             );
-            if let Some(e) = write_error {
-                return Err(e);
-            }
-            match result {
-                Ok(summary) => emit(&Line::Done(Totals {
-                    positions: Some(summary.plies.iter().map(|p| p.total).sum()),
-                    value: Some(summary.value),
-                    solution_bytes: Some(solution_bytes),
-                    time_s: summary.time_s,
-                    gc_s: summary.gc_s,
-                    peak_nodes: summary.peak_nodes,
-                })),
-                Err(e) => {
-                    emit(&stopped(&space))?;
-                    Err(e.into())
-                }
-            }
+            result.map(|summary| Totals {
+                positions: Some(summary.plies.iter().map(|p| p.total).sum()),
+                value: Some(summary.value),
+                solution_bytes: Some(solution_bytes),
+                time_s: summary.time_s,
+                gc_s: summary.gc_s,
+                peak_nodes: summary.peak_nodes,
+            })
         }
-        Pass::Count => {
-            let mut write_error = None;
-            let result = forward(&mut space, &opts, false, |r| {
-                if write_error.is_none() {
-                    write_error = emit(&Line::Ply(*r)).err();
-                }
-            });
-            if let Some(e) = write_error {
-                return Err(e);
-            }
-            match result {
-                Ok((summary, _)) => emit(&Line::Done(Totals {
-                    positions: Some(summary.positions),
-                    value: None,
-                    solution_bytes: None,
-                    time_s: summary.time_s,
-                    gc_s: summary.gc_s,
-                    peak_nodes: summary.peak_nodes,
-                })),
-                Err(e) => {
-                    emit(&stopped(&space))?;
-                    Err(e.into())
-                }
-            }
+        Pass::Count => forward(&mut space, &opts, false, |r| send(Line::Ply(*r))).map(|(summary, _)| Totals {
+            positions: Some(summary.positions),
+            value: None,
+            solution_bytes: None,
+            time_s: summary.time_s,
+            gc_s: summary.gc_s,
+            peak_nodes: summary.peak_nodes,
+        }),
+    };
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    match totals {
+        Ok(t) => emit(&Line::Done(t)),
+        Err(e) => {
+            emit(&stopped(&space))?;
+            Err(e.into())
         }
     }
 }

@@ -97,6 +97,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
                 .x_desc(chart.x_label)
                 .y_desc(chart.y_label)
                 .label_style(label_style)
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
             for (i, s) in chart.series.iter().enumerate() {
