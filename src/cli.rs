@@ -69,6 +69,9 @@ pub struct SolveArgs {
     /// Also write the per-ply table to this CSV file (rows from the last ply down, as they are solved).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Print per-operation statistics (recursive steps, cache hits) at the end.
+    #[arg(long)]
+    pub stats: bool,
     #[command(flatten)]
     pub manager: ManagerArgs,
 }
@@ -507,6 +510,9 @@ fn solve(args: SolveArgs) -> Result<()> {
         summary.gc_s / summary.time_s.max(1e-9) * 100.0,
         summary.peak_nodes
     );
+    if args.stats {
+        print!("{}", space.manager.stats().op_table());
+    }
     Ok(())
 }
 
