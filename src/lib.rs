@@ -17,6 +17,7 @@
 
 pub mod bdd;
 pub mod cli;
+pub mod commands;
 pub mod encoding;
 pub mod error;
 pub mod experiment;
