@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::data::{Archive, Paper, Run};
-use crate::game::BoardSize;
 
 /// One row of the side-by-side Table 1 (also its CSV schema).
 #[derive(Clone, Debug, Serialize)]
@@ -138,7 +137,7 @@ pub fn table2_markdown(run: &Run) -> String {
     let mut s = format!(
         "Table 2 form for {} ({} encoding, {} order): positions per ply won, drawn and lost from the first \
 player's view. Value of the empty board: {}.\n\n| ply | won | drawn | lost | total | terminal |\n|---:|---:|---:|---:|---:|---:|\n",
-        r_board(run),
+        run.board(),
         run.row.encoding,
         run.row.order,
         run.row.value.as_deref().unwrap_or("unknown")
@@ -156,10 +155,6 @@ player's view. Value of the empty board: {}.\n\n| ply | won | drawn | lost | tot
         );
     }
     s
-}
-
-fn r_board(run: &Run) -> BoardSize {
-    run.board()
 }
 
 /// The paper's 7x6 Table 2 beside whatever plies we have for 7x6.
