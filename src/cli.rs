@@ -247,6 +247,10 @@ pub struct CountArgs {
     /// same count, continue from its last ply.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
+    /// Also put the positions of all plies into one BDD (frame B renamed onto frame A)
+    /// and report its node count (the paper's "all 7x6 positions in one BDD").
+    #[arg(long, conflicts_with = "checkpoint")]
+    pub full_bdd: bool,
     #[command(flatten)]
     pub manager: ManagerArgs,
 }

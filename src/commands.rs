@@ -85,9 +85,20 @@ pub fn count(args: CountArgs) -> Result<()> {
         }
         records = r.records.clone();
     }
+    let to_a = if args.full_bdd { Some(space.b_to_a()?) } else { None };
+    let mut full = crate::bdd::Bdd::FALSE;
     let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
         show(r);
         records.push(*r);
+        if let Some(renaming) = to_a {
+            // full := full ∨ states (over frame A); pinned across later collections.
+            let m = &mut space.manager;
+            let in_a = if r.ply % 2 == 1 { m.rename(states, renaming)? } else { states };
+            let union = m.or(full, in_a)?;
+            m.pin(union);
+            m.unpin(full);
+            full = union;
+        }
         match checkpoint.as_mut() {
             Some(c) => c.save(space, &records, states),
             None => Ok(()),
@@ -111,6 +122,13 @@ pub fn count(args: CountArgs) -> Result<()> {
         summary.gc_runs,
         summary.peak_nodes
     );
+    if args.full_bdd {
+        let (count, nodes) = space.count_and_size(full, crate::encoding::Frame::A);
+        println!("all positions in one BDD: {nodes} nodes, {count} positions");
+        if count != summary.positions {
+            anyhow::bail!("the union of all plies counts {count} positions, the plies {}", summary.positions);
+        }
+    }
     if args.stats {
         print!("{}", space.manager.stats().op_table());
     }

@@ -238,6 +238,15 @@ impl StateSpace {
             .collect()
     }
 
+    /// A renaming of frame B's variables onto frame A's (for putting the
+    /// states of all plies into one BDD over frame A).
+    pub fn b_to_a(&mut self) -> Result<crate::bdd::Renaming> {
+        let pairs: Vec<(Var, Var)> = (0..self.layout.per_frame())
+            .map(|k| (self.layout.var(Frame::B, k), self.layout.var(Frame::A, k)))
+            .collect();
+        self.manager.renaming(&pairs)
+    }
+
     /// The state of an explicit position, in the frame of its ply.
     pub fn encode(&mut self, position: &Position) -> Result<Bdd> {
         let frame = Frame::of_ply(position.ply());

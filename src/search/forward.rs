@@ -228,13 +228,14 @@ pub struct Resume {
 
 /// The general forward pass: from the empty board or from `resume`;
 /// `on_ply` sees each new ply's record and states (e.g. to checkpoint them)
-/// and may stop the pass with an error.
+/// and may stop the pass with an error. BDDs `on_ply` builds and keeps must
+/// be pinned: later plies collect garbage.
 pub fn forward_from(
     space: &mut StateSpace,
     rules: &Transition,
     resume: Option<Resume>,
     keep_layers: bool,
-    mut on_ply: impl FnMut(&StateSpace, &PlyRecord, Bdd) -> Result<()>,
+    mut on_ply: impl FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()>,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     assert!(!(keep_layers && resume.is_some()), "a resumed pass has no earlier layers to keep");
     let start = Instant::now();

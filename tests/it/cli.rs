@@ -192,3 +192,18 @@ fn solve_query_and_best_as_a_user_runs_them() {
         assert!(err.contains(needle), "{args:?}: '{needle}' missing in {err}");
     }
 }
+
+#[test]
+fn all_positions_in_one_bdd_count_the_total() {
+    for (w, h) in [(4, 4), (5, 3), (3, 5)] {
+        let total: u64 = explicit::count_plies(BoardSize::new(w, h).unwrap(), true).unwrap().iter().sum();
+        for encoding in ["compressed", "cellwise"] {
+            let (ws, hs) = (w.to_string(), h.to_string());
+            let out = c4bdd(&["count", "-W", &ws, "-H", &hs, "--encoding", encoding, "--full-bdd"]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let text = String::from_utf8(out.stdout).unwrap();
+            let line = text.lines().find(|l| l.starts_with("all positions in one BDD")).expect("a full-BDD line");
+            assert!(line.ends_with(&format!(" {total} positions")), "{w}x{h} {encoding}: {line}");
+        }
+    }
+}
