@@ -27,20 +27,20 @@ struct CountRow<'a> {
     time_s: f64,
 }
 
+/// Open a `--csv` file before any work, so that a bad path fails at once.
+fn open_csv(path: Option<&std::path::Path>) -> Result<Option<csv::Writer<File>>> {
+    let Some(path) = path else { return Ok(None) };
+    let file =
+        File::create(path).map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
+    Ok(Some(csv::Writer::from_writer(file)))
+}
+
 pub fn count(args: CountArgs) -> Result<()> {
     let size = args.board.size()?;
     let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
     let opts = ForwardOptions { image: args.image, terminal };
     let config = args.manager.config()?;
-    // Open the CSV before any work, so a bad path fails at once.
-    let mut csv = match &args.csv {
-        Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
-            Some(csv::Writer::from_writer(file))
-        }
-        None => None,
-    };
+    let mut csv = open_csv(args.csv.as_deref())?;
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     let order = space.order_name.clone();
     let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
@@ -161,14 +161,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| InputError(e.to_string()))?),
         None => None,
     };
-    let mut csv = match &args.csv {
-        Some(path) => {
-            let file = File::create(path)
-                .map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
-            Some(csv::Writer::from_writer(file))
-        }
-        None => None,
-    };
+    let mut csv = open_csv(args.csv.as_deref())?;
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     println!(
         "board {size}, encoding {}, order {}: forward pass, then plies from the last",
