@@ -5,11 +5,6 @@ pub fn peak_rss_bytes() -> Option<u64> {
     status_field("VmHWM:")
 }
 
-/// Current resident set size of this process in bytes (Linux `VmRSS`), if known.
-pub fn rss_bytes() -> Option<u64> {
-    status_field("VmRSS:")
-}
-
 fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(name))?;

@@ -5,7 +5,7 @@
 
 use super::cache::Op;
 use super::manager::{Manager, Renaming, Step, VarSet};
-use super::node::{Bdd, Var, TERMINAL_LEVEL};
+use super::node::{Bdd, Var};
 use crate::error::Result;
 
 impl Manager {
@@ -183,7 +183,7 @@ impl Manager {
         while cube > 1 && self.level(cube) < level {
             cube = self.cube_next(cube);
         }
-        if f <= 1 || cube == 1 || level == TERMINAL_LEVEL {
+        if f <= 1 || cube == 1 {
             return Ok(f);
         }
         if let Some(r) = self.cached(Op::Restrict, f, cube, 0) {

@@ -53,17 +53,6 @@ pub fn count_plies(size: BoardSize, termination: bool) -> Result<Vec<u64>> {
     Ok(counts)
 }
 
-/// Positions at one ply, decoded (for tests that compare individual states).
-pub fn positions_at(size: BoardSize, termination: bool, ply: u32) -> Result<Vec<Position>> {
-    let mut out = Vec::new();
-    layers(size, termination, |p, layer| {
-        if p == ply {
-            out = layer.iter().map(|&k| unpack(size, k)).collect();
-        }
-    })?;
-    Ok(out)
-}
-
 /// Outcome for the player to move, in minimax order (`Loss < Draw < Win`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Outcome {

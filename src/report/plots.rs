@@ -84,6 +84,16 @@ fn bounds(series: &[Series]) -> ((f64, f64), (f64, f64)) {
 
 type DrawResult<DB> = std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
+/// The legend box, in the same place and style on every chart.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(c: &mut ChartContext<'a, DB, CT>) -> DrawResult<DB> {
+    c.configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 16))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+}
+
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let ((x0, x1), (y0, y1)) = bounds(&chart.series);
@@ -107,12 +117,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
                     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
                 c.draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled())))?;
             }
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 16))
-                .position(SeriesLabelPosition::UpperLeft)
-                .draw()?;
+            legend(&mut c)?;
         }
         Axes::LogLog => {
             let mut c =
@@ -130,12 +135,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
                     .label(s.name.as_str())
                     .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, color.filled()));
             }
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 16))
-                .position(SeriesLabelPosition::UpperLeft)
-                .draw()?;
+            legend(&mut c)?;
         }
     }
     root.present()

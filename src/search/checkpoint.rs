@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::files::{bad, io, writable_dir, write_atomic};
 use super::forward::{ForwardOptions, PlyRecord, Resume};
 use crate::bdd::Bdd;
 use crate::encoding::{EncodingKind, StateSpace};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-count-checkpoint";
 const VERSION: u32 = 1;
@@ -49,23 +50,12 @@ pub struct Checkpoint {
     current: Option<String>,
 }
 
-fn bad(path: &Path, reason: impl Into<String>) -> Error {
-    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.to_path_buf(), source }
-}
-
 impl Checkpoint {
     /// Open (creating it if needed) a checkpoint directory for this space and
     /// options; returns where to resume, if a checkpoint is there. A
     /// checkpoint of another board, encoding, order or strategy is refused.
     pub fn open(dir: &Path, space: &mut StateSpace, options: &ForwardOptions) -> Result<(Checkpoint, Option<Resume>)> {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let probe = dir.join(".write-test");
-        std::fs::write(&probe, b"ok").map_err(io(&probe))?;
-        std::fs::remove_file(&probe).map_err(io(&probe))?;
+        writable_dir(dir)?;
         let size = space.size();
         let setup = Setup {
             width: size.width,
@@ -132,13 +122,8 @@ impl Checkpoint {
             records: records.to_vec(),
             records_crc32: records_crc(records),
         };
-        let path = self.dir.join("checkpoint.json");
-        let tmp = self.dir.join("checkpoint.json.tmp");
         let text = serde_json::to_string(&file).expect("a checkpoint serializes");
-        let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-        std::io::Write::write_all(&mut &f, text.as_bytes()).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        write_atomic(&self.dir.join("checkpoint.json"), &text)?;
         if let Some(old) = self.current.replace(name.clone()) {
             if old != name {
                 let _ = std::fs::remove_file(self.dir.join(old));

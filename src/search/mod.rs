@@ -4,6 +4,7 @@
 
 pub mod backward;
 pub mod checkpoint;
+mod files;
 pub mod forward;
 pub mod solution;
 

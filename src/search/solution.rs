@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::backward::Value;
+use super::files::{bad, io, writable_dir, write_atomic};
 use crate::bdd::{Bdd, Config};
 use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
 use crate::error::{Error, Result};
@@ -55,25 +56,14 @@ pub struct SolutionWriter {
     plies: Vec<PlyFile>,
 }
 
-fn bad(path: &Path, reason: impl Into<String>) -> Error {
-    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.to_path_buf(), source }
-}
-
 impl SolutionWriter {
     /// Create (or reuse, when empty of a manifest) `dir`, checking at once
     /// that it can be written.
     pub fn create(dir: &Path) -> Result<SolutionWriter> {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
         if dir.join("manifest.json").exists() {
             return Err(bad(dir, "already holds a solution (manifest.json); choose another directory"));
         }
-        let probe = dir.join(".write-test");
-        std::fs::write(&probe, b"ok").map_err(io(&probe))?;
-        std::fs::remove_file(&probe).map_err(io(&probe))?;
+        writable_dir(dir)?;
         Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
     }
 
@@ -103,11 +93,8 @@ impl SolutionWriter {
             total_bytes: self.plies.iter().map(|p| p.bytes).sum(),
             plies: self.plies,
         };
-        let path = self.dir.join("manifest.json");
-        let tmp = self.dir.join("manifest.json.tmp");
         let text = serde_json::to_string_pretty(&manifest).expect("a manifest serializes") + "\n";
-        std::fs::write(&tmp, text).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(io(&path))?;
+        write_atomic(&self.dir.join("manifest.json"), &text)?;
         Ok(manifest)
     }
 }

@@ -1,0 +1,37 @@
+//! File helpers shared by solutions and checkpoints: errors that name the
+//! file, a writability check before long work, and atomic writes.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// A file that is not what c4bdd expects.
+pub(crate) fn bad(path: &Path, reason: impl Into<String>) -> Error {
+    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
+}
+
+/// Map an I/O error to one that names `path`.
+pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.to_path_buf(), source }
+}
+
+/// Create `dir` if needed and check that a file can be written in it.
+pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let probe = dir.join(".write-test");
+    std::fs::write(&probe, b"ok").map_err(io(&probe))?;
+    std::fs::remove_file(&probe).map_err(io(&probe))
+}
+
+/// Write `text` to `path` atomically: a temporary file beside it, synced to
+/// disk, then renamed over `path`.
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    f.write_all(text.as_bytes()).map_err(io(&tmp))?;
+    f.sync_all().map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
