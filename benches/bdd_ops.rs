@@ -8,9 +8,9 @@
 use std::hint::black_box;
 
 use c4bdd::bdd::{Bdd, Config, Manager, Var};
-use c4bdd::encoding::{EncodingKind, Frame, OrderSpec, StateSpace};
+use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::BoardSize;
-use c4bdd::search::{step, ForwardOptions, Transition};
+use c4bdd::search::{step, ForwardOptions, ImageStrategy, Transition};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 
 /// "Exactly k of `x` are true", built by dynamic programming over the variables.
@@ -117,27 +117,31 @@ fn garbage_collection(c: &mut Criterion) {
     group.finish();
 }
 
-/// One forward step of 6x5 from ply 15 to 16, per encoding (paper order).
+/// One forward step of 6x5 from ply 15 to 16, per encoding (paper order)
+/// and image strategy.
 fn image_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4_step_6x5_ply15");
     group.sample_size(10);
     let size = BoardSize::new(6, 5).unwrap();
     for kind in [EncodingKind::Compressed, EncodingKind::Cellwise] {
-        let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, Config::default()).unwrap();
-        let opts = ForwardOptions::default();
-        let rules = Transition::build(&mut space, &opts).unwrap();
-        let mut states = space.initial().unwrap();
-        for ply in 0..15 {
-            states = step(&mut space, &rules, Frame::of_ply(ply), states).unwrap();
+        for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
+            let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, Config::default()).unwrap();
+            let opts = ForwardOptions { image, ..ForwardOptions::default() };
+            let rules = Transition::build(&mut space, &opts).unwrap();
+            let mut states = space.initial().unwrap();
+            for ply in 0..15 {
+                states = step(&mut space, &rules, ply, states).unwrap();
+            }
+            space.manager.pin(states);
+            let id = format!("{}/{}", kind.name(), c4bdd::cli::value_name(&image));
+            group.bench_function(BenchmarkId::from_parameter(id), |b| {
+                b.iter(|| {
+                    space.manager.gc(&[]);
+                    space.manager.clear_cache();
+                    black_box(step(&mut space, &rules, 15, states).unwrap())
+                })
+            });
         }
-        space.manager.pin(states);
-        group.bench_function(BenchmarkId::from_parameter(kind.name()), |b| {
-            b.iter(|| {
-                space.manager.gc(&[]);
-                space.manager.clear_cache();
-                black_box(step(&mut space, &rules, Frame::of_ply(15), states).unwrap())
-            })
-        });
     }
     group.finish();
 }

@@ -55,8 +55,9 @@ pub struct SolveArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: one monolithic relation, or one relation per column.
-    #[arg(long, value_enum, default_value_t = ImageStrategy::Monolithic)]
+    /// Image computation: one relation per player applied in place (all plies in one frame), or the
+    /// paper's alternating frames with one monolithic relation or one relation per column.
+    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
@@ -228,8 +229,9 @@ pub struct CountArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: one monolithic relation, or one relation per column.
-    #[arg(long, value_enum, default_value_t = ImageStrategy::Monolithic)]
+    /// Image computation: one relation per player applied in place (all plies in one frame), or the
+    /// paper's alternating frames with one monolithic relation or one relation per column.
+    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
     /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), or none (off).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]

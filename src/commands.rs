@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::cli::{value_name, BestArgs, CountArgs, InputError, QueryArgs, SolveArgs};
-use crate::encoding::StateSpace;
+use crate::encoding::{Frame, StateSpace};
 use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
 use crate::search::{forward_from, Checkpoint, ForwardOptions, PlyRecord, TerminalStrategy, Transition};
@@ -93,7 +93,7 @@ pub fn count(args: CountArgs) -> Result<()> {
         if let Some(renaming) = to_a {
             // full := full ∨ states (over frame A); pinned across later collections.
             let m = &mut space.manager;
-            let in_a = if r.ply % 2 == 1 { m.rename(states, renaming)? } else { states };
+            let in_a = if rules.frame_of(r.ply) == Frame::B { m.rename(states, renaming)? } else { states };
             let union = m.or(full, in_a)?;
             m.pin(union);
             m.unpin(full);
@@ -123,7 +123,7 @@ pub fn count(args: CountArgs) -> Result<()> {
         summary.peak_nodes
     );
     if args.full_bdd {
-        let (count, nodes) = space.count_and_size(full, crate::encoding::Frame::A);
+        let (count, nodes) = space.count_and_size(full, Frame::A);
         println!("all positions in one BDD: {nodes} nodes, {count} positions");
         if count != summary.positions {
             anyhow::bail!("the union of all plies counts {count} positions, the plies {}", summary.positions);

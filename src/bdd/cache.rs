@@ -23,11 +23,13 @@ pub enum Op {
     AndExists,
     Rename,
     Restrict,
+    Image,
+    Preimage,
 }
 
 impl Op {
     /// Every operation, in tag order.
-    pub const ALL: [Op; 12] = [
+    pub const ALL: [Op; 14] = [
         Op::Not,
         Op::And,
         Op::Or,
@@ -40,6 +42,8 @@ impl Op {
         Op::AndExists,
         Op::Rename,
         Op::Restrict,
+        Op::Image,
+        Op::Preimage,
     ];
 
     /// Number of operations (length of per-operation statistic arrays).
@@ -66,6 +70,8 @@ impl Op {
             Op::AndExists => "and_exists",
             Op::Rename => "rename",
             Op::Restrict => "restrict",
+            Op::Image => "image",
+            Op::Preimage => "preimage",
         }
     }
 

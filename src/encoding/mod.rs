@@ -220,22 +220,29 @@ impl StateSpace {
         self.encoding.initial(&mut self.manager, &self.layout, Frame::A)
     }
 
-    /// One relation per column for the player who moves from `from`.
-    pub fn column_moves(&mut self, from: Frame) -> Result<Vec<Bdd>> {
-        let player = if from == Frame::A { Player::First } else { Player::Second };
+    /// One relation per column for `player` moving from `from` (into the other frame).
+    pub fn column_moves(&mut self, from: Frame, player: Player) -> Result<Vec<Bdd>> {
         (0..self.size().width)
             .map(|c| self.encoding.column_move(&mut self.manager, &self.layout, from, player, c))
             .collect()
     }
 
-    /// One BDD per line of four: "the player who just moved into `frame` has it".
-    pub fn lines(&mut self, frame: Frame) -> Result<Vec<Bdd>> {
-        let player = if frame == Frame::A { Player::Second } else { Player::First };
+    /// One BDD per line of four: "`player` has it", over `frame`.
+    pub fn lines(&mut self, frame: Frame, player: Player) -> Result<Vec<Bdd>> {
         let size = self.size();
         size.lines()
             .iter()
             .map(|cells| self.encoding.line(&mut self.manager, &self.layout, frame, player, cells))
             .collect()
+    }
+
+    /// The pairing of each frame-A variable with its frame-B copy (directly
+    /// below it), for in-place images.
+    pub fn pairing(&mut self) -> Result<crate::bdd::Pairing> {
+        let pairs: Vec<(Var, Var)> = (0..self.layout.per_frame())
+            .map(|k| (self.layout.var(Frame::A, k), self.layout.var(Frame::B, k)))
+            .collect();
+        self.manager.pairing(&pairs)
     }
 
     /// A renaming of frame B's variables onto frame A's (for putting the
@@ -247,20 +254,21 @@ impl StateSpace {
         self.manager.renaming(&pairs)
     }
 
-    /// The state of an explicit position, in the frame of its ply.
-    pub fn encode(&mut self, position: &Position) -> Result<Bdd> {
-        let frame = Frame::of_ply(position.ply());
+    /// The state of an explicit position, in `frame`.
+    pub fn encode(&mut self, position: &Position, frame: Frame) -> Result<Bdd> {
         let lits = self.encoding.literals(position);
         self.layout.cube(&mut self.manager, frame, &lits)
     }
 
-    /// Whether a BDD over the frame of the position's ply contains the
-    /// position: one walk down the BDD, no node is built.
+    /// Whether a BDD over one frame (either) contains the position: one walk
+    /// down the BDD, no node is built. The position's values are given to
+    /// both frames' variables, so the answer does not depend on the frame.
     pub fn contains(&self, f: Bdd, position: &Position) -> bool {
-        let frame = Frame::of_ply(position.ply());
         let mut assignment = vec![false; self.manager.var_count()];
         for (k, value) in self.encoding.literals(position) {
-            assignment[self.layout.var(frame, k).0 as usize] = value;
+            for frame in [Frame::A, Frame::B] {
+                assignment[self.layout.var(frame, k).0 as usize] = value;
+            }
         }
         self.manager.eval(f, &assignment)
     }

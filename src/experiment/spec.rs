@@ -13,7 +13,7 @@
 //! orders = ["paper"]          # default: paper
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
-//! image = ["monolithic"]      # default: monolithic
+//! image = ["in-place"]        # default: in-place (or monolithic, columns)
 //! [limits]
 //! time_s = 600                # wall time per run; the run is killed after it
 //! max_nodes = 100_000_000     # node limit per run
@@ -110,7 +110,7 @@ fn default_terminal() -> Vec<TerminalStrategy> {
     vec![TerminalStrategy::Whole]
 }
 fn default_image() -> Vec<ImageStrategy> {
-    vec![ImageStrategy::Monolithic]
+    vec![ImageStrategy::InPlace]
 }
 
 /// Per-run limits; a run that reaches one is recorded with that status.

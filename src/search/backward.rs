@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::forward::{forward_with, with_retry, ForwardOptions, ForwardSummary, TerminalStrategy, Transition};
 use crate::bdd::{Bdd, Manager};
-use crate::encoding::{Frame, StateSpace};
+use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 
 /// The game-theoretic value of a position.
@@ -101,21 +101,21 @@ pub fn solve(
     let mut next: Option<(Bdd, Bdd, Bdd)> = None;
     for i in (0..=n).rev() {
         let ply_start = Instant::now();
-        let frame = Frame::of_ply(i);
+        let frame = rules.frame_of(i);
         let states = layers[i as usize];
-        let (alive, terminal) = rules.split_terminal(space, frame, states)?;
+        let (alive, terminal) = rules.split_terminal(space, i, states)?;
         space.manager.pin(alive);
         space.manager.pin(terminal);
         let (win, draw, lost) = match next {
             None => (Bdd::FALSE, alive, terminal),
             Some((_, next_draw, next_lost)) => {
-                let to_lost = rules.preimage(space, frame, next_lost)?;
+                let to_lost = rules.preimage(space, i, next_lost)?;
                 let m = &mut space.manager;
                 m.pin(to_lost);
                 let win = pinned(m, |m| m.and(to_lost, alive))?;
                 m.unpin(to_lost);
                 let rest = pinned(m, |m| m.diff(alive, win))?;
-                let to_draw = rules.preimage(space, frame, next_draw)?;
+                let to_draw = rules.preimage(space, i, next_draw)?;
                 let m = &mut space.manager;
                 m.pin(to_draw);
                 let draw = pinned(m, |m| m.and(to_draw, rest))?;

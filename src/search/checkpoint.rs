@@ -96,7 +96,7 @@ impl Checkpoint {
         }
         let roots = space.manager.load(&dir.join(&file.file))?;
         let [states] = roots[..] else { return Err(bad(&dir.join(&file.file), "expected one BDD")) };
-        let frame = crate::encoding::Frame::of_ply(last.unwrap());
+        let frame = options.image.frame_of(last.unwrap());
         let in_frame = space.manager.var_set_vars(space.layout.set(frame));
         if space.manager.support(states).iter().any(|v| !in_frame.contains(v)) {
             return Err(bad(&dir.join(&file.file), "its BDD is not over the variables of its ply's frame"));

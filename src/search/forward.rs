@@ -1,8 +1,9 @@
 //! The forward pass: `states_{i+1} = image(states_i ∧ ¬terminal)`, one record per ply.
 //!
 //! Strategies are run-time choices, recorded with the results:
-//! - image: one monolithic relation per frame, or one relation per column
-//!   whose images are joined;
+//! - image: one relation per player applied in place (all plies in frame A),
+//!   or the paper's alternating frames with one monolithic relation or one
+//!   relation per column whose images are joined;
 //! - terminal states: one BDD of all winning lines per frame, or the lines
 //!   subtracted one at a time (the paper's §3.2); or no termination at all.
 //!
@@ -14,18 +15,35 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{Bdd, Manager};
+use crate::bdd::{Bdd, Manager, Pairing};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
+use crate::game::Player;
 
 /// How the image of a ply is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum ImageStrategy {
-    /// One relation (the disjunction of all column moves) per frame.
+    /// One relation (the disjunction of all column moves) per player, applied
+    /// with the in-place relational product ([`Manager::image`]): every ply's
+    /// states live in frame A and the unchanged part of a successor is the
+    /// predecessor's own sub-BDD.
+    InPlace,
+    /// One relation per frame, the classic relational product into the other
+    /// frame (frames alternate per ply, the paper's §3.2).
     Monolithic,
-    /// One relation per column; the column images are joined with `or`.
+    /// One relation per column and frame; the column images are joined with `or`.
     Columns,
+}
+
+impl ImageStrategy {
+    /// The frame that holds the states of a ply under this strategy.
+    pub fn frame_of(self, ply: u32) -> Frame {
+        match self {
+            ImageStrategy::InPlace => Frame::A,
+            ImageStrategy::Monolithic | ImageStrategy::Columns => Frame::of_ply(ply),
+        }
+    }
 }
 
 /// How terminal states (four in a row) are removed before the image.
@@ -52,7 +70,7 @@ pub struct ForwardOptions {
 
 impl Default for ForwardOptions {
     fn default() -> ForwardOptions {
-        ForwardOptions { image: ImageStrategy::Monolithic, terminal: TerminalStrategy::Whole }
+        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole }
     }
 }
 
@@ -111,42 +129,53 @@ pub(crate) fn with_retry(
     }
 }
 
-/// The relations and terminal BDDs of both frames, pinned from `build` until
-/// `release`.
+/// The relations and terminal BDDs, indexed by ply parity (0: the first
+/// player moves from the ply's states), pinned from `build` until `release`.
 pub struct Transition {
-    /// Per frame: the relations from that frame (one, or one per column).
+    image: ImageStrategy,
+    /// The frame pairing of the in-place product (in-place strategy only).
+    pairing: Option<Pairing>,
+    /// Per parity: the relations from that ply's frame (one, or one per column).
     moves: [Vec<Bdd>; 2],
-    /// Per frame: terminal BDDs (one whole BDD, or one per line; empty when off).
+    /// Per parity: terminal BDDs over that ply's frame (one whole BDD, or one
+    /// per line; empty when off): the player who just moved has four in a row.
     terminal: [Vec<Bdd>; 2],
 }
 
 impl Transition {
-    /// Build (and pin) the relations and terminal BDDs of both frames.
+    /// Build (and pin) the relations and terminal BDDs of both parities.
     pub fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Transition> {
         let mut moves = [Vec::new(), Vec::new()];
         let mut terminal = [Vec::new(), Vec::new()];
-        for frame in [Frame::A, Frame::B] {
-            let mut columns = space.column_moves(frame)?;
-            let lines = if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame)? };
-            terminal[frame.index()] = match opts.terminal {
+        let pairing = match opts.image {
+            ImageStrategy::InPlace => Some(space.pairing()?),
+            _ => None,
+        };
+        for parity in 0..2 {
+            let frame = opts.image.frame_of(parity);
+            let mover = if parity == 0 { Player::First } else { Player::Second };
+            let mut columns = space.column_moves(frame, mover)?;
+            let lines =
+                if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame, mover.other())? };
+            terminal[parity as usize] = match opts.terminal {
                 TerminalStrategy::Whole | TerminalStrategy::Fused if !lines.is_empty() => {
                     vec![space.manager.or_all(&lines)?]
                 }
                 _ => lines,
             };
             if opts.terminal == TerminalStrategy::Fused {
-                for t in std::mem::take(&mut terminal[frame.index()]) {
+                for t in std::mem::take(&mut terminal[parity as usize]) {
                     for c in columns.iter_mut() {
                         *c = space.manager.diff(*c, t)?;
                     }
                 }
             }
-            moves[frame.index()] = match opts.image {
+            moves[parity as usize] = match opts.image {
                 ImageStrategy::Columns => columns,
-                ImageStrategy::Monolithic => vec![space.manager.or_all(&columns)?],
+                ImageStrategy::Monolithic | ImageStrategy::InPlace => vec![space.manager.or_all(&columns)?],
             };
         }
-        let rules = Transition { moves, terminal };
+        let rules = Transition { image: opts.image, pairing, moves, terminal };
         for f in rules.all() {
             space.manager.pin(f);
         }
@@ -157,36 +186,63 @@ impl Transition {
         self.moves.iter().chain(&self.terminal).flatten().copied()
     }
 
-    /// The states among `states` (of `frame`) where the player who just moved
-    /// has not won, and those where they have: `(non-terminal, terminal)`.
+    /// The frame that holds the states of a ply.
+    pub fn frame_of(&self, ply: u32) -> Frame {
+        self.image.frame_of(ply)
+    }
+
+    /// The states among `states` (of ply `ply`) where the player who just
+    /// moved has not won, and those where they have: `(non-terminal, terminal)`.
     /// Without termination every state is non-terminal.
-    pub fn split_terminal(&self, space: &mut StateSpace, frame: Frame, states: Bdd) -> Result<(Bdd, Bdd)> {
+    pub fn split_terminal(&self, space: &mut StateSpace, ply: u32, states: Bdd) -> Result<(Bdd, Bdd)> {
         let m = &mut space.manager;
         let mut alive = states;
-        for &t in &self.terminal[frame.index()] {
+        for &t in &self.terminal[ply as usize % 2] {
             alive = with_retry(m, &[states, alive], |m| m.diff(alive, t))?;
         }
         let terminal = with_retry(m, &[states, alive], |m| m.diff(states, alive))?;
         Ok((alive, terminal))
     }
 
-    /// The states of `frame` with a move into `target` (a set of states of the
-    /// other frame): the pre-image.
-    pub fn preimage(&self, space: &mut StateSpace, frame: Frame, target: Bdd) -> Result<Bdd> {
+    /// The states of ply `ply` (in its frame) with a move into `target` (a
+    /// set of states of ply `ply + 1`, in that ply's frame): the pre-image.
+    pub fn preimage(&self, space: &mut StateSpace, ply: u32, target: Bdd) -> Result<Bdd> {
         let m = &mut space.manager;
-        let set = space.layout.set(frame.other());
+        let set = space.layout.set(self.frame_of(ply + 1));
         let mut pre = Bdd::FALSE;
-        for &rel in &self.moves[frame.index()] {
-            let part = with_retry(m, &[target, pre], |m| m.and_exists(rel, target, set))?;
+        for &rel in &self.moves[ply as usize % 2] {
+            let part = with_retry(m, &[target, pre], |m| match self.pairing {
+                Some(pairing) => m.preimage(target, rel, pairing),
+                None => m.and_exists(rel, target, set),
+            })?;
             pre = with_retry(m, &[target, pre, part], |m| m.or(pre, part))?;
         }
         Ok(pre)
+    }
+
+    /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
+    fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
+        let m = &mut space.manager;
+        let set = space.layout.set(self.frame_of(ply));
+        let mut next = Bdd::FALSE;
+        for &rel in &self.moves[ply as usize % 2] {
+            let image = with_retry(m, &[alive, next], |m| match self.pairing {
+                Some(pairing) => m.image(alive, rel, pairing),
+                None => m.and_exists(alive, rel, set),
+            })?;
+            next = with_retry(m, &[alive, next, image], |m| m.or(next, image))?;
+            m.maybe_gc(&[alive, next]);
+        }
+        Ok(next)
     }
 
     /// Unpin everything `build` pinned.
     pub fn release(self, m: &mut Manager) {
         for f in self.all() {
             m.unpin(f);
+        }
+        if let Some(pairing) = self.pairing {
+            m.release_pairing(pairing);
         }
     }
 }
@@ -252,7 +308,7 @@ pub fn forward_from(
     let resumed = !plies.is_empty();
     let mut ply_start = Instant::now();
     for ply in first..=cells {
-        let frame = Frame::of_ply(ply);
+        let frame = rules.frame_of(ply);
         if keep_layers {
             space.manager.pin(current);
             layers.push(current);
@@ -273,7 +329,7 @@ pub fn forward_from(
             break;
         }
         ply_start = Instant::now();
-        current = step(space, rules, frame, current)?;
+        current = step(space, rules, ply, current)?;
     }
     let stats = space.manager.stats();
     let summary = ForwardSummary {
@@ -287,20 +343,13 @@ pub fn forward_from(
     Ok((summary, layers))
 }
 
-/// The states of the next ply from the states `states` held in `frame`.
-pub fn step(space: &mut StateSpace, rules: &Transition, frame: Frame, states: Bdd) -> Result<Bdd> {
+/// The states of ply `ply + 1` from the states `states` of ply `ply`.
+pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -> Result<Bdd> {
     let m = &mut space.manager;
-    let set = space.layout.set(frame);
     let mut alive = states;
-    for &t in &rules.terminal[frame.index()] {
+    for &t in &rules.terminal[ply as usize % 2] {
         alive = with_retry(m, &[alive], |m| m.diff(alive, t))?;
         m.maybe_gc(&[alive]);
     }
-    let mut next = Bdd::FALSE;
-    for &rel in &rules.moves[frame.index()] {
-        let image = with_retry(m, &[alive, next], |m| m.and_exists(alive, rel, set))?;
-        next = with_retry(m, &[alive, next, image], |m| m.or(next, image))?;
-        m.maybe_gc(&[alive, next]);
-    }
-    Ok(next)
+    rules.image(space, ply, alive)
 }

@@ -41,9 +41,10 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             .collect();
         for kind in ENCODINGS {
             for order in &ORDERS {
-                let opts = ForwardOptions { image: ImageStrategy::Monolithic, terminal };
-                let got = bdd_counts(kind, size, order, opts);
-                assert_eq!(got, oracle, "{size} {kind} {} {terminal:?}", order.name());
+                for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
+                    let got = bdd_counts(kind, size, order, ForwardOptions { image, terminal });
+                    assert_eq!(got, oracle, "{size} {kind} {} {image:?} {terminal:?}", order.name());
+                }
             }
         }
     }
@@ -64,8 +65,8 @@ fn strategies_agree_with_each_other() {
     for size in [BoardSize::new(4, 4).unwrap(), BoardSize::new(5, 3).unwrap(), BoardSize::new(3, 5).unwrap()] {
         for kind in ENCODINGS {
             let reference = bdd_counts(kind, size, &OrderSpec::ColumnWise, ForwardOptions::default());
-            for image in [ImageStrategy::Monolithic, ImageStrategy::Columns] {
-                for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
+            for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
+                for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
                     let got = bdd_counts(kind, size, &OrderSpec::Paper, ForwardOptions { image, terminal });
                     assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?}");
                 }

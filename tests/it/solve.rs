@@ -4,7 +4,9 @@ use c4bdd::bdd::Config;
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
-use c4bdd::search::{forward, solve, ForwardOptions, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value};
+use c4bdd::search::{
+    forward, solve, ForwardOptions, ImageStrategy, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value,
+};
 
 const ENCODINGS: [EncodingKind; 2] = [EncodingKind::Cellwise, EncodingKind::Compressed];
 
@@ -37,14 +39,17 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
     for size in boards {
         let explicit = ExplicitSolution::solve(size).unwrap();
         let table = explicit.table();
-        for kind in ENCODINGS {
-            let (plies, value) = bdd_solve(kind, size, &OrderSpec::Paper, ForwardOptions::default());
+        for (kind, image) in
+            ENCODINGS.iter().flat_map(|&k| [(k, ImageStrategy::InPlace), (k, ImageStrategy::Monolithic)])
+        {
+            let opts = ForwardOptions { image, ..ForwardOptions::default() };
+            let (plies, value) = bdd_solve(kind, size, &OrderSpec::Paper, opts);
             let got: Vec<(u64, u64, u64, u64, u64)> = plies
                 .iter()
                 .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
                 .collect();
-            assert_eq!(got, table, "{size} {kind}");
-            assert_eq!(value, value_of(&explicit, size), "{size} {kind}");
+            assert_eq!(got, table, "{size} {kind} {image:?}");
+            assert_eq!(value, value_of(&explicit, size), "{size} {kind} {image:?}");
         }
     }
 }
@@ -56,7 +61,7 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
         let mut space = StateSpace::new(kind, size, &OrderSpec::RowWise, Config::default()).unwrap();
         let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
         for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
-            for image in [c4bdd::search::ImageStrategy::Monolithic, c4bdd::search::ImageStrategy::Columns] {
+            for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
                 let (plies, _) = bdd_solve(kind, size, &OrderSpec::RowWise, ForwardOptions { image, terminal });
                 for (p, c) in plies.iter().zip(&counted.plies) {
                     assert_eq!(p.won + p.drawn + p.lost, c.states, "{kind} ply {}", p.ply);

@@ -1,0 +1,163 @@
+//! In-place images: the relational product that reads and writes the same
+//! variables.
+//!
+//! A [`Pairing`] couples variables `(x_p, y_p)` that sit on adjacent levels,
+//! `x_p` directly above `y_p`. A state set `f` lives on the upper variables
+//! `x`; a relation `R(x, y)` relates a state `x` to a state `y`. Then
+//!
+//! ```text
+//! image(f, R)    = { x : ∃z. f(z) ∧ R(z, x) }    successors, over x again
+//! preimage(f, R) = { x : ∃z. f(z) ∧ R(x, z) }    predecessors, over x again
+//! ```
+//!
+//! so no renaming from `y` back to `x` is ever needed, and where the relation
+//! is the identity on every remaining pair the result is `f`'s own sub-BDD,
+//! shared rather than copied: for relations that change a few variables (a
+//! game move), most of the result is the input's nodes. The pairing keeps the
+//! identity relation of each suffix of pairs (pinned until
+//! [`Manager::release_pairing`]) to detect this in O(1).
+
+use super::cache::Op;
+use super::manager::{Manager, Step};
+use super::node::{Bdd, Var, TERMINAL_LEVEL};
+use crate::error::{Error, Result};
+
+/// A registered pairing of variables for [`Manager::image`] and [`Manager::preimage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pairing(pub(crate) u32);
+
+pub(crate) struct PairingData {
+    /// `pair[level]`: the pair a level belongs to, or `NO_PAIR`.
+    pair: Vec<u32>,
+    /// Per pair, in level order: the upper level (the lower one is next).
+    upper: Vec<u32>,
+    /// `identity[p]`: the relation `x_q = y_q` for every pair `q >= p`
+    /// (`identity[pairs] = true`); pinned while the pairing is registered,
+    /// empty once it is released.
+    identity: Vec<u32>,
+}
+
+const NO_PAIR: u32 = u32::MAX;
+
+impl Manager {
+    /// Register a pairing of `(x, y)` variables, `x` directly above `y` in the
+    /// order. Every variable a state set or relation mentions must be paired.
+    pub fn pairing(&mut self, pairs: &[(Var, Var)]) -> Result<Pairing> {
+        let invalid = |reason: String| Error::InvalidOrder { reason: format!("pairing: {reason}") };
+        let mut uppers = Vec::with_capacity(pairs.len());
+        let mut pair = vec![NO_PAIR; self.var_count()];
+        for &(x, y) in pairs {
+            if x.0 as usize >= self.var_count() || y.0 as usize >= self.var_count() {
+                return Err(Error::UnknownVar { var: x.0.max(y.0), count: self.var_count() as u32 });
+            }
+            let (lx, ly) = (self.level_of(x).0, self.level_of(y).0);
+            if ly != lx + 1 {
+                return Err(invalid(format!("variable {} is not directly below variable {}", y.0, x.0)));
+            }
+            if pair[lx as usize] != NO_PAIR || pair[ly as usize] != NO_PAIR {
+                return Err(invalid(format!("variable {} or {} is paired twice", x.0, y.0)));
+            }
+            pair[lx as usize] = 0;
+            pair[ly as usize] = 0;
+            uppers.push(lx);
+        }
+        uppers.sort_unstable();
+        for (p, &lx) in uppers.iter().enumerate() {
+            pair[lx as usize] = p as u32;
+            pair[lx as usize + 1] = p as u32;
+        }
+        let mut identity = vec![1u32; uppers.len() + 1];
+        for p in (0..uppers.len()).rev() {
+            let (lx, below) = (uppers[p], identity[p + 1]);
+            let y0 = self.mk(lx + 1, below, 0);
+            let y1 = self.mk(lx + 1, 0, below);
+            let x = match (y0, y1) {
+                (Ok(y0), Ok(y1)) => self.mk(lx, y0, y1),
+                _ => return Err(self.limit_error()),
+            };
+            identity[p] = self.lift(x)?.0;
+            self.pin(Bdd(identity[p]));
+        }
+        self.pairings.push(PairingData { pair, upper: uppers, identity });
+        Ok(Pairing(self.pairings.len() as u32 - 1))
+    }
+
+    /// Unpin a pairing's identity relations; the handle must not be used again.
+    pub fn release_pairing(&mut self, pairing: Pairing) {
+        for f in std::mem::take(&mut self.pairings[pairing.0 as usize].identity) {
+            self.unpin(Bdd(f));
+        }
+    }
+
+    fn check_pairing(&self, pairing: Pairing) {
+        assert!(!self.pairings[pairing.0 as usize].identity.is_empty(), "pairing {} was released", pairing.0);
+    }
+
+    /// The successors of the states `f` (over the pairing's upper variables)
+    /// under `relation` (over both), again over the upper variables.
+    pub fn image(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
+        self.check_pairing(pairing);
+        let r = self.pair_rec(Op::Image, f.0, relation.0, pairing.0);
+        self.lift(r)
+    }
+
+    /// The predecessors of the states `f` (over the pairing's upper variables)
+    /// under `relation` (over both), again over the upper variables.
+    pub fn preimage(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
+        self.check_pairing(pairing);
+        let r = self.pair_rec(Op::Preimage, f.0, relation.0, pairing.0);
+        self.lift(r)
+    }
+
+    /// The pair of a node's level (`pairs` for terminals).
+    #[inline(always)]
+    fn pair_of(&self, data: &PairingData, f: u32) -> u32 {
+        let level = self.level(f);
+        if level == TERMINAL_LEVEL {
+            data.upper.len() as u32
+        } else {
+            data.pair[level as usize]
+        }
+    }
+
+    fn pair_rec(&mut self, op: Op, f: u32, t: u32, id: u32) -> Step {
+        if f == 0 || t == 0 {
+            return Ok(0);
+        }
+        let data = &self.pairings[id as usize];
+        let p = self.pair_of(data, f).min(self.pair_of(data, t));
+        debug_assert!(p != NO_PAIR, "a level outside the pairing");
+        if t == data.identity[p as usize] {
+            return Ok(f);
+        }
+        if t == 1 {
+            return Ok(1);
+        }
+        let x = data.upper[p as usize];
+        if let Some(r) = self.cached(op, f, t, id) {
+            return Ok(r);
+        }
+        let (f0, f1) = self.cofactors(f, x);
+        let (t0, t1) = self.cofactors(t, x);
+        let (t00, t01) = self.cofactors(t0, x + 1);
+        let (t10, t11) = self.cofactors(t1, x + 1);
+        // r_v = ∨_u f_u ∧ R(u -> v) for the image, ∨_u f_u ∧ R(v -> u) for the preimage.
+        let (into0, into1) = if op == Op::Image { ((t00, t10), (t01, t11)) } else { ((t00, t01), (t10, t11)) };
+        let low = self.pair_join(op, f0, f1, into0, id)?;
+        let high = self.pair_join(op, f0, f1, into1, id)?;
+        let r = self.mk(x, low, high)?;
+        self.cache.put(op, f, t, id, r);
+        Ok(r)
+    }
+
+    /// `rec(f0, t.0) ∨ rec(f1, t.1)`.
+    #[inline]
+    fn pair_join(&mut self, op: Op, f0: u32, f1: u32, t: (u32, u32), id: u32) -> Step {
+        let a = self.pair_rec(op, f0, t.0, id)?;
+        if a == 1 {
+            return Ok(1);
+        }
+        let b = self.pair_rec(op, f1, t.1, id)?;
+        self.apply_rec(Op::Or, a, b)
+    }
+}
