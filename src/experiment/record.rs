@@ -30,6 +30,10 @@ pub struct RunRow {
     /// Plies finished (their rows are in `plies.csv`).
     pub plies: u32,
     pub time_s: f64,
+    /// CPU time (user + system) of the run's process, measured by the parent;
+    /// empty in archives written before the column existed.
+    #[serde(default)]
+    pub cpu_s: Option<f64>,
     pub gc_share: f64,
     /// Peak resident set size of the run's process, measured by the parent.
     pub peak_rss_bytes: u64,
@@ -102,8 +106,14 @@ impl CsvLog {
     }
 }
 
+/// Columns added to the row schemas after archives were first written. They
+/// are optional, so an older file is upgraded by inserting them empty.
+const ADDED_COLUMNS: [&str; 1] = ["cpu_s"];
+
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
-/// of `T` have (it was written by another version of the row schema).
+/// of `T` have (it was written by another version of the row schema), except
+/// an older file that lacks only [`ADDED_COLUMNS`]: that one is rewritten
+/// (atomically) with the new columns left empty.
 pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
     if !path.exists() || std::fs::metadata(path)?.len() == 0 {
         return Ok(());
@@ -111,15 +121,38 @@ pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
     let mut probe = csv::Writer::from_writer(Vec::new());
     probe.serialize(T::default())?;
     let bytes = probe.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let expected = String::from_utf8_lossy(&bytes).lines().next().unwrap_or("").to_string();
+    let header = String::from_utf8_lossy(&bytes).lines().next().unwrap_or("").to_string();
+    let expected: Vec<&str> = header.split(',').collect();
     let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let found = reader.headers().with_context(|| format!("cannot read {}", path.display()))?;
-    if found.iter().collect::<Vec<_>>().join(",") != expected {
+    let found = reader.headers().with_context(|| format!("cannot read {}", path.display()))?.clone();
+    if found.iter().eq(expected.iter().copied()) {
+        return Ok(());
+    }
+    let older: Vec<&str> = expected.iter().copied().filter(|c| !ADDED_COLUMNS.contains(c)).collect();
+    if !found.iter().eq(older.iter().copied()) {
         anyhow::bail!(
             "{} has other columns than this version writes; resume it with the version that wrote it, or use a new --out",
             path.display()
         );
     }
+    upgrade(path, &mut reader, &expected).with_context(|| format!("cannot add the new columns to {}", path.display()))
+}
+
+/// Rewrite a CSV file with the header `expected`, the added columns empty.
+fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str]) -> Result<()> {
+    let tmp = path.with_extension("csv.tmp");
+    let mut w = csv::Writer::from_path(&tmp)?;
+    w.write_record(expected)?;
+    for record in reader.records() {
+        let record = record?;
+        let mut old = record.iter();
+        let row: Vec<&str> =
+            expected.iter().map(|c| if ADDED_COLUMNS.contains(c) { "" } else { old.next().unwrap_or("") }).collect();
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    w.get_ref().sync_all()?;
+    std::fs::rename(&tmp, path)?;
     Ok(())
 }
 

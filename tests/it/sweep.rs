@@ -56,6 +56,7 @@ fn smoke_spec_end_to_end() {
         assert_eq!(r.status, "ok", "{}", r.run);
         assert!(r.peak_rss_bytes > 1 << 20 && r.peak_rss_bytes < 200 << 20, "{}: RSS {}", r.run, r.peak_rss_bytes);
         assert!(r.peak_nodes > 0 && r.time_s >= 0.0 && (0.0..=1.0).contains(&r.gc_share));
+        assert!(r.cpu_s.is_some_and(|c| c > 0.0 && c < r.time_s + 5.0), "{}: CPU {:?}", r.run, r.cpu_s);
         assert_eq!(r.plies as u64, r.width as u64 * r.height as u64 + 1);
         let mine: Vec<&PlyRow> = plies.iter().filter(|p| p.run == r.run).collect();
         assert_eq!(mine.len() as u32, r.plies);
@@ -82,6 +83,33 @@ fn smoke_spec_end_to_end() {
     assert!(again.status.success());
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 runs ran"));
     assert_eq!(std::fs::read_to_string(out.join("runs.csv")).unwrap(), before);
+
+    // An archive written before the cpu_s column existed is upgraded on resume:
+    // the column is added empty and every other value stays.
+    let runs_path = out.join("runs.csv");
+    let mut reader = csv::Reader::from_path(&runs_path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let cpu = header.iter().position(|c| c == "cpu_s").unwrap();
+    let old_rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().enumerate().filter(|&(i, _)| i != cpu).map(|(_, v)| v.to_string()).collect())
+        .collect();
+    let mut w = csv::Writer::from_path(&runs_path).unwrap();
+    w.write_record(header.iter().filter(|&c| c != "cpu_s")).unwrap();
+    for row in &old_rows {
+        w.write_record(row).unwrap();
+    }
+    w.flush().unwrap();
+    drop(w);
+    let upgraded = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
+    assert!(upgraded.status.success(), "{}", String::from_utf8_lossy(&upgraded.stderr));
+    assert!(String::from_utf8_lossy(&upgraded.stdout).contains("0 runs ran"));
+    let after: Vec<RunRow> = read_rows(&runs_path).unwrap();
+    assert_eq!(after.len(), runs.len());
+    for (a, r) in after.iter().zip(&runs) {
+        assert_eq!(a.cpu_s, None, "{}", a.run);
+        assert_eq!(RunRow { cpu_s: r.cpu_s, ..a.clone() }, *r);
+    }
 }
 
 const RESUME_SPEC: &str = r#"
