@@ -14,6 +14,9 @@
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or monolithic, columns)
+//! [[also]]                  # further grids (same keys); their runs are appended
+//! boards = ["6x5"]
+//! passes = ["solve"]
 //! [limits]
 //! time_s = 600                # wall time per run; the run is killed after it
 //! max_nodes = 100_000_000     # node limit per run
@@ -67,6 +70,10 @@ pub struct ExperimentSpec {
     #[serde(default)]
     pub description: String,
     pub grid: Grid,
+    /// Further grids, written `[[also]]`: their runs follow the main grid's
+    /// (a run already listed is not repeated).
+    #[serde(default)]
+    pub also: Vec<Grid>,
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
@@ -206,12 +213,11 @@ impl ExperimentSpec {
         Ok(spec)
     }
 
-    /// The boards of the grid, in order, without duplicates.
-    fn boards(&self) -> Result<Vec<BoardSize>, String> {
-        let g = &self.grid;
+    /// The boards of a grid (keys named `{at}.key` in errors), in order, without duplicates.
+    fn boards(g: &Grid, at: &str) -> Result<Vec<BoardSize>, String> {
         let check = |key: &str, v: u32| {
             if v == 0 || v > MAX_SIDE as u32 {
-                Err(format!("grid.{key}: {v} is outside 1..={MAX_SIDE}"))
+                Err(format!("{at}.{key}: {v} is outside 1..={MAX_SIDE}"))
             } else {
                 Ok(v)
             }
@@ -227,10 +233,10 @@ impl ExperimentSpec {
             }
         }
         if g.widths.is_empty() != g.heights.is_empty() {
-            return Err("grid.widths and grid.heights must be given together".into());
+            return Err(format!("{at}.widths and {at}.heights must be given together"));
         }
         for text in &g.boards {
-            let (w, h) = parse_board(text).ok_or_else(|| format!("grid.boards: '{text}' is not a board like 7x6"))?;
+            let (w, h) = parse_board(text).ok_or_else(|| format!("{at}.boards: '{text}' is not a board like 7x6"))?;
             check("boards", w)?;
             check("boards", h)?;
             out.push(BoardSize::new(w, h).map_err(|e| e.to_string())?);
@@ -240,25 +246,26 @@ impl ExperimentSpec {
         Ok(out)
     }
 
-    /// Expand the grid into runs (board-major, so small boards come first
-    /// when the grid lists them first). Errors name the key.
+    /// Expand the grids into runs (board-major, so small boards come first
+    /// when a grid lists them first). Errors name the key.
     pub fn runs(&self) -> Result<Vec<RunSpec>, String> {
-        let g = &self.grid;
-        let boards = self.boards()?;
-        for order in &g.orders {
-            order.parse::<OrderSpec>().map_err(|e| format!("grid.orders: {e}"))?;
+        self.check_settings()?;
+        let mut runs: Vec<RunSpec> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let grids = std::iter::once(("grid".to_string(), &self.grid))
+            .chain(self.also.iter().enumerate().map(|(i, g)| (format!("also[{}]", i + 1), g)));
+        for (at, g) in grids {
+            for run in self.grid_runs(g, &at)? {
+                if seen.insert(run.key()) {
+                    runs.push(run);
+                }
+            }
         }
-        let lists = [
-            ("boards", boards.len()),
-            ("encodings", g.encodings.len()),
-            ("orders", g.orders.len()),
-            ("passes", g.passes.len()),
-            ("terminal", g.terminal.len()),
-            ("image", g.image.len()),
-        ];
-        if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
-            return Err(format!("grid.{key} is empty: the grid has no runs"));
-        }
+        Ok(runs)
+    }
+
+    /// Validate limits and manager settings.
+    fn check_settings(&self) -> Result<(), String> {
         let l = &self.limits;
         if l.time_s.is_some_and(|t| t.is_nan() || t <= 0.0) {
             return Err("limits.time_s must be positive".into());
@@ -272,12 +279,32 @@ impl ExperimentSpec {
         if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
             return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
         }
-        let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
-        if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
-            return Err("grid.terminal: solve passes need whole or lines, not off or fused".into());
-        }
         if self.manager.cache_ratio == 0 {
             return Err("manager.cache_ratio must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// The runs of one grid.
+    fn grid_runs(&self, g: &Grid, at: &str) -> Result<Vec<RunSpec>, String> {
+        let boards = Self::boards(g, at)?;
+        for order in &g.orders {
+            order.parse::<OrderSpec>().map_err(|e| format!("{at}.orders: {e}"))?;
+        }
+        let lists = [
+            ("boards", boards.len()),
+            ("encodings", g.encodings.len()),
+            ("orders", g.orders.len()),
+            ("passes", g.passes.len()),
+            ("terminal", g.terminal.len()),
+            ("image", g.image.len()),
+        ];
+        if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
+            return Err(format!("{at}.{key} is empty: the grid has no runs"));
+        }
+        let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
+        if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
+            return Err(format!("{at}.terminal: solve passes need whole or lines, not off or fused"));
         }
         let mut runs = Vec::new();
         for b in &boards {

@@ -228,6 +228,7 @@ fn bad_specs_get_one_line_status_2_and_write_nothing() {
         ("noboards", "[grid]\nencodings = [\"compressed\"]\n", "grid.boards"),
         ("order", "[grid]\nboards = [\"4x4\"]\norders = [\"spiral\"]\n", "spiral"),
         ("board", "[grid]\nboards = [\"4by4\"]\n", "4by4"),
+        ("also", "[grid]\nboards = [\"4x4\"]\n[[also]]\nboards = [\"4x4\"]\nterminal = []\n", "also[1].terminal"),
     ];
     for (name, body, needle) in cases {
         let spec = write_spec(dir.path(), name, body);
@@ -242,4 +243,22 @@ fn bad_specs_get_one_line_status_2_and_write_nothing() {
     let missing = c4bdd(&["sweep", "/no/such/spec.toml", "--results", dir.path().to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/spec.toml"));
+}
+
+#[test]
+fn further_grids_append_their_runs_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"4x4\", \"5x3\"]\n[[also]]\nboards = [\"4x4\"]\nencodings = [\"cellwise\"]\n\
+                [[also]]\nboards = [\"4x4\"]\npasses = [\"solve\", \"count\"]\n";
+    let spec = c4bdd::experiment::ExperimentSpec::load(&write_spec(dir.path(), "grids", body)).unwrap();
+    let keys: Vec<String> = spec.runs().unwrap().iter().map(|r| r.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "4x4/compressed/paper/count/whole/in-place",
+            "5x3/compressed/paper/count/whole/in-place",
+            "4x4/cellwise/paper/count/whole/in-place",
+            "4x4/compressed/paper/solve/whole/in-place",
+        ]
+    );
 }
