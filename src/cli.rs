@@ -68,6 +68,11 @@ pub struct SolveArgs {
     /// Also write the per-ply table to this CSV file (rows from the last ply down, as they are solved).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Save each forward layer and each solved ply here and, when the directory holds a checkpoint
+    /// of the same solve, continue from it (resume with the same --out, which then already holds
+    /// the solved plies' files).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
     /// Print per-operation statistics (recursive steps, cache hits) at the end.
     #[arg(long)]
     pub stats: bool,

@@ -149,7 +149,7 @@ struct SolveRow {
 }
 
 pub fn solve(args: SolveArgs) -> Result<()> {
-    use crate::search::{solve, SolutionWriter};
+    use crate::search::{backward::solve_resumable, SolutionWriter, SolveCheckpoint};
     let size = args.board.size()?;
     if matches!(args.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
         let name = value_name(&args.terminal);
@@ -167,12 +167,29 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         "board {size}, encoding {}, order {}: forward pass, then plies from the last",
         args.encoding.encoding, space.order_name
     );
+    let mut checkpoint = match &args.checkpoint {
+        Some(dir) => Some(SolveCheckpoint::open(dir, &mut space, &opts)?),
+        None => None,
+    };
+    if let Some((_, resume)) = &checkpoint {
+        if !resume.forward.is_empty() {
+            let (layers, solved) = (resume.forward.len(), resume.solved.len());
+            println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved)");
+        }
+        if let Some(w) = writer.as_mut() {
+            for p in &resume.solved {
+                w.adopt(p.ply)
+                    .with_context(|| format!("ply {} was solved before; resume with the same --out", p.ply))?;
+            }
+        }
+    }
     println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", "ply", "won", "drawn", "lost", "total", "terminal");
     let mut solved = None;
     let mut csv_error = None;
-    let summary = solve(
+    let summary = solve_resumable(
         &mut space,
         &opts,
+        checkpoint.as_mut().map(|(c, r)| (c, std::mem::take(r))),
         |p| {
             solved = Some(p.ply);
             println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);

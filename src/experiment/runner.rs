@@ -270,7 +270,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         positions: if status == "ok" { totals.positions } else { None },
         plies: ply_count,
         time_s: if status == "ok" { totals.time_s } else { elapsed },
-        cpu_s: Some(seconds(rusage.ru_utime) + seconds(rusage.ru_stime)),
+        cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
         gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
         peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
         peak_nodes: totals.peak_nodes,

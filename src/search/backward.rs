@@ -15,7 +15,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::forward::{forward_with, with_retry, ForwardOptions, ForwardSummary, TerminalStrategy, Transition};
+use super::forward::{forward_from, with_retry, ForwardOptions, ForwardSummary, Resume, TerminalStrategy, Transition};
+use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
@@ -84,6 +85,19 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
 pub fn solve(
     space: &mut StateSpace,
     opts: &ForwardOptions,
+    on_ply: impl FnMut(&SolvePly),
+    store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
+) -> Result<SolveSummary> {
+    solve_resumable(space, opts, None, on_ply, store)
+}
+
+/// [`solve`] with a checkpoint: the work it holds is taken up (its solved
+/// plies are shown to `on_ply` again, not given to `store`), and every new
+/// layer and solved ply is saved to it.
+pub fn solve_resumable(
+    space: &mut StateSpace,
+    opts: &ForwardOptions,
+    checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
     mut on_ply: impl FnMut(&SolvePly),
     mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
 ) -> Result<SolveSummary> {
@@ -94,12 +108,44 @@ pub fn solve(
     let start = Instant::now();
     let gc_before = space.manager.stats().gc_time;
     let rules = Transition::build(space, opts)?;
-    let (forward, layers) = forward_with(space, &rules, true, |_| {})?;
+    let (mut ck, resume) = match checkpoint {
+        Some((c, r)) => (Some(c), r),
+        None => (None, SolveResume::default()),
+    };
+    let mut layers = resume.layers;
+    let mut records = resume.forward.clone();
+    let from = layers.last().map(|&states| Resume { records: resume.forward, states });
+    let (forward, _) = forward_from(space, &rules, from, false, |space, record, states| {
+        space.manager.pin(states);
+        layers.push(states);
+        records.push(*record);
+        match ck.as_deref_mut() {
+            Some(c) => c.save_layer(space, &records, states),
+            None => Ok(()),
+        }
+    })?;
     let n = space.size().cells();
     let mut plies = Vec::with_capacity(n as usize + 1);
+    for p in &resume.solved {
+        on_ply(p);
+        plies.push(*p);
+    }
     // (win, draw, lost) of the ply after the current one, pinned.
     let mut next: Option<(Bdd, Bdd, Bdd)> = None;
-    for i in (0..=n).rev() {
+    if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
+        let states = layers[p.ply as usize];
+        let m = &mut space.manager;
+        let decided = pinned(m, |m| m.or(win, lost))?;
+        let draw = pinned(m, |m| m.diff(states, decided))?;
+        m.unpin(decided);
+        next = Some((win, draw, lost));
+    }
+    // The states of solved plies are not needed again (the loop unpins the rest).
+    for p in &resume.solved {
+        space.manager.unpin(layers[p.ply as usize]);
+    }
+    let lowest_solved = resume.solved.last().map_or(n + 1, |p| p.ply);
+    for i in (0..lowest_solved).rev() {
         let ply_start = Instant::now();
         let frame = rules.frame_of(i);
         let states = layers[i as usize];
@@ -147,6 +193,9 @@ pub fn solve(
         on_ply(&record);
         plies.push(record);
         store(space, i, win, lost)?;
+        if let Some(c) = ck.as_deref_mut() {
+            c.save_solved(space, &record, win, lost)?;
+        }
         let m = &mut space.manager;
         for f in [alive, terminal, states] {
             m.unpin(f);

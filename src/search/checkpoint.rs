@@ -19,12 +19,38 @@ const VERSION: u32 = 1;
 
 /// What a checkpoint must agree on to be resumed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Setup {
+pub(crate) struct Setup {
     width: u8,
     height: u8,
     encoding: EncodingKind,
     arrangement: Vec<String>,
     options: ForwardOptions,
+}
+
+impl Setup {
+    /// The setup of a search on `space` with `options`.
+    pub(crate) fn of(space: &StateSpace, options: &ForwardOptions) -> Setup {
+        let size = space.size();
+        Setup {
+            width: size.width,
+            height: size.height,
+            encoding: space.encoding.kind(),
+            arrangement: space.arrangement.clone(),
+            options: *options,
+        }
+    }
+
+    /// Refuse a checkpoint (`path`) whose setup is not `wanted`.
+    pub(crate) fn check(&self, wanted: &Setup, path: &Path) -> Result<()> {
+        if self == wanted {
+            return Ok(());
+        }
+        let reason = format!(
+            "the checkpoint is of {}x{} {} with other order or options; use another directory",
+            self.width, self.height, self.encoding
+        );
+        Err(bad(path, reason))
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -57,13 +83,7 @@ impl Checkpoint {
     pub fn open(dir: &Path, space: &mut StateSpace, options: &ForwardOptions) -> Result<(Checkpoint, Option<Resume>)> {
         writable_dir(dir)?;
         let size = space.size();
-        let setup = Setup {
-            width: size.width,
-            height: size.height,
-            encoding: space.encoding.kind(),
-            arrangement: space.arrangement.clone(),
-            options: *options,
-        };
+        let setup = Setup::of(space, options);
         let path = dir.join("checkpoint.json");
         if !path.exists() {
             return Ok((Checkpoint { dir: dir.to_path_buf(), setup, current: None }, None));
@@ -77,16 +97,7 @@ impl Checkpoint {
                 format!("format {} version {}, expected {FORMAT} {VERSION}", file.format, file.version),
             ));
         }
-        if file.setup != setup {
-            let s = &file.setup;
-            return Err(bad(
-                &path,
-                format!(
-                    "the checkpoint is of {}x{} {} with other order or options; use another directory",
-                    s.width, s.height, s.encoding
-                ),
-            ));
-        }
+        file.setup.check(&setup, &path)?;
         if records_crc(&file.records) != file.records_crc32 {
             return Err(bad(&path, "the ply records do not match their checksum"));
         }

@@ -7,6 +7,7 @@ pub mod checkpoint;
 mod files;
 pub mod forward;
 pub mod solution;
+pub mod solve_checkpoint;
 
 pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
@@ -15,3 +16,4 @@ pub use forward::{
     TerminalStrategy, Transition,
 };
 pub use solution::{Manifest, Solution, SolutionWriter};
+pub use solve_checkpoint::{SolveCheckpoint, SolveResume};

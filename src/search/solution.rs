@@ -57,7 +57,7 @@ pub struct SolutionWriter {
 }
 
 impl SolutionWriter {
-    /// Create (or reuse, when empty of a manifest) `dir`, checking at once
+    /// Create (or reuse, when it holds no manifest) `dir`, checking at once
     /// that it can be written.
     pub fn create(dir: &Path) -> Result<SolutionWriter> {
         if dir.join("manifest.json").exists() {
@@ -74,6 +74,25 @@ impl SolutionWriter {
         let crc32 = space.manager.save(&[win, lost], &path)?;
         let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
         self.plies.push(PlyFile { ply, file, bytes, crc32 });
+        Ok(())
+    }
+
+    /// Take up the file of a ply stored by an earlier, interrupted run (a
+    /// resumed solve): its size and checksum go into the manifest.
+    pub fn adopt(&mut self, ply: u32) -> Result<()> {
+        let file = format!("ply-{ply:02}.bdd");
+        let path = self.dir.join(&file);
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let crc32 = match bytes.len().checked_sub(4) {
+            Some(n) if crate::bdd::MAGIC.len() <= n && bytes.starts_with(crate::bdd::MAGIC) => {
+                u32::from_le_bytes(bytes[n..].try_into().expect("four bytes"))
+            }
+            _ => return Err(bad(&path, "not a c4bdd BDD file")),
+        };
+        if crc32fast::hash(&bytes[..bytes.len() - 4]) != crc32 {
+            return Err(bad(&path, "checksum mismatch"));
+        }
+        self.plies.push(PlyFile { ply, file, bytes: bytes.len() as u64, crc32 });
         Ok(())
     }
 

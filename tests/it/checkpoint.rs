@@ -92,3 +92,106 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     assert_eq!(other.status.code(), Some(2), "a checkpoint of another encoding is refused");
     assert!(c4bdd(&["count", "-W", "4", "-H", "4", "--checkpoint", ck_s]).status.success());
 }
+
+/// The rows of a solve CSV, sorted by ply.
+fn solve_rows(path: &std::path::Path) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let mut rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
+    rows.sort_by_key(|r| r[2].parse::<u32>().unwrap());
+    rows
+}
+
+/// The manifest without its directory-specific parts: value and per-ply files.
+fn manifest(dir: &std::path::Path) -> (serde_json::Value, serde_json::Value) {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    (m["value"].clone(), m["plies"].clone())
+}
+
+#[test]
+fn killed_solves_resume_to_the_uninterrupted_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["-W", "5", "-H", "4"];
+    let (ref_csv, ref_out) = (dir.path().join("reference.csv"), dir.path().join("reference"));
+    let ref_ck = dir.path().join("reference-ck");
+    let started = Instant::now();
+    let args = [&["solve"][..], &board, &["--csv", ref_csv.to_str().unwrap(), "--out", ref_out.to_str().unwrap()]];
+    let args = [&args.concat()[..], &["--checkpoint", ref_ck.to_str().unwrap()]].concat();
+    assert!(c4bdd(&args).status.success());
+    let full = started.elapsed().as_secs_f64();
+    let (want_rows, want_manifest) = (solve_rows(&ref_csv), manifest(&ref_out));
+    let mut resumed = 0;
+    for (i, fraction) in [0.1, 0.3, 0.45, 0.6, 0.75, 0.9].into_iter().enumerate() {
+        let (ck, csv, out) = (
+            dir.path().join(format!("ck{i}")),
+            dir.path().join(format!("{i}.csv")),
+            dir.path().join(format!("out{i}")),
+        );
+        let args = [
+            &["solve"][..],
+            &board,
+            &["--checkpoint", ck.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--out", out.to_str().unwrap()],
+        ]
+        .concat();
+        // Two kills in a row, the second one during the resumed run.
+        for f in [fraction, fraction / 2.0] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+                .args(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_secs_f64(full * f));
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+        if !out.join("manifest.json").exists() {
+            let done = c4bdd(&args);
+            assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+            resumed += String::from_utf8_lossy(&done.stdout).contains("resumed from the checkpoint") as u32;
+        }
+        assert_eq!(solve_rows(&csv), want_rows, "kill at {fraction} of the run");
+        assert_eq!(manifest(&out), want_manifest, "kill at {fraction}: the same solution files");
+    }
+    assert!(resumed >= 3, "only {resumed} of 6 reruns resumed from a checkpoint");
+}
+
+#[test]
+fn solve_checkpoints_of_another_setup_or_damaged_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let ck_s = ck.to_str().unwrap();
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck_s]).status.success());
+    let other = c4bdd(&["solve", "-W", "4", "-H", "4", "--image", "monolithic", "--checkpoint", ck_s]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("other order or options"));
+    let json = ck.join("solve-checkpoint.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    let solved = std::fs::read_dir(&ck)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("solved-"));
+    let solved = solved.expect("a solved-ply file");
+    let good = std::fs::read(&solved).unwrap();
+    let cases: Vec<(&str, std::path::PathBuf, Vec<u8>)> = vec![
+        ("json truncated", json.clone(), text.as_bytes()[..text.len() / 2].to_vec()),
+        ("record changed", json.clone(), text.replacen("\"won\":", "\"won\":1", 1).into_bytes()),
+        ("bdd truncated", solved.clone(), good[..good.len() - 9].to_vec()),
+        ("bdd flipped", solved.clone(), {
+            let mut b = good.clone();
+            b[good.len() / 2] ^= 0x10;
+            b
+        }),
+    ];
+    for (what, path, bytes) in cases {
+        std::fs::write(&path, &bytes).unwrap();
+        let out = c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck_s]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(err.trim_end().lines().count() == 1, "{what}: {err}");
+        std::fs::write(&json, &text).unwrap();
+        std::fs::write(&solved, &good).unwrap();
+    }
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck_s]).status.success(), "restored files resume");
+}

@@ -1,0 +1,198 @@
+//! Checkpoints of a solve: every forward layer as it is made
+//! (`layer-NNN.bdd`), then, ply by ply from the last, the `win` and `lost`
+//! BDDs of the lowest solved ply (`solved-NNN.bdd`), with `solve-checkpoint.json`
+//! holding the setup, the records so far and a checksum of them.
+//!
+//! Every file is written to a temporary name, synced and renamed; the JSON is
+//! written after the BDD file it names, and a superseded `solved-*` file is
+//! removed only after that, so a kill at any moment leaves a checkpoint of the
+//! last finished step. Loading checks each file's content against the records
+//! (state counts, frames, win and lost disjoint and inside the ply's states).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::backward::SolvePly;
+use super::checkpoint::Setup;
+use super::files::{bad, io, writable_dir, write_atomic};
+use super::forward::{ForwardOptions, PlyRecord};
+use crate::bdd::Bdd;
+use crate::encoding::StateSpace;
+use crate::error::Result;
+
+const FORMAT: &str = "c4bdd-solve-checkpoint";
+const VERSION: u32 = 1;
+const FILE: &str = "solve-checkpoint.json";
+
+/// What the JSON file records.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Progress {
+    /// Forward records of the saved layers, plies 0, 1, ...
+    forward: Vec<PlyRecord>,
+    /// Solved plies, from the last ply down.
+    solved: Vec<SolvePly>,
+    /// The file with `win` and `lost` of the lowest solved ply.
+    solved_file: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CheckpointFile {
+    format: String,
+    version: u32,
+    setup: Setup,
+    progress: Progress,
+    /// CRC-32 of `progress` serialized as JSON.
+    progress_crc32: u32,
+}
+
+fn crc(progress: &Progress) -> u32 {
+    crc32fast::hash(serde_json::to_string(progress).expect("progress serializes").as_bytes())
+}
+
+fn layer_file(ply: u32) -> String {
+    format!("layer-{ply:03}.bdd")
+}
+
+/// Work a checkpoint holds: the layers (pinned) with their records, and the
+/// solved plies with the lowest one's `win` and `lost` (pinned).
+#[derive(Default)]
+pub struct SolveResume {
+    pub forward: Vec<PlyRecord>,
+    pub layers: Vec<Bdd>,
+    pub solved: Vec<SolvePly>,
+    pub lowest: Option<(Bdd, Bdd)>,
+}
+
+/// A solve checkpoint directory in use.
+pub struct SolveCheckpoint {
+    dir: PathBuf,
+    setup: Setup,
+    progress: Progress,
+}
+
+impl SolveCheckpoint {
+    /// Open (creating it if needed) a checkpoint directory; returns what it
+    /// holds. A checkpoint of another board, encoding, order or strategy is refused.
+    pub fn open(
+        dir: &Path,
+        space: &mut StateSpace,
+        options: &ForwardOptions,
+    ) -> Result<(SolveCheckpoint, SolveResume)> {
+        writable_dir(dir)?;
+        let setup = Setup::of(space, options);
+        let path = dir.join(FILE);
+        let empty = SolveResume::default();
+        if !path.exists() {
+            return Ok((SolveCheckpoint { dir: dir.to_path_buf(), setup, progress: Progress::default() }, empty));
+        }
+        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let file: CheckpointFile =
+            serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solve checkpoint: {e}")))?;
+        if file.format != FORMAT || file.version != VERSION {
+            let (f, v) = (&file.format, file.version);
+            return Err(bad(&path, format!("format {f} version {v}, expected {FORMAT} {VERSION}")));
+        }
+        file.setup.check(&setup, &path)?;
+        let progress = file.progress;
+        if crc(&progress) != file.progress_crc32 {
+            return Err(bad(&path, "the records do not match their checksum"));
+        }
+        let cells = space.size().cells();
+        let forward_ok = progress.forward.iter().enumerate().all(|(i, r)| r.ply == i as u32)
+            && progress.forward.len() as u32 <= cells + 1;
+        let solved_ok = progress.solved.iter().enumerate().all(|(i, p)| p.ply + i as u32 == cells)
+            && (progress.solved.is_empty() || progress.forward.len() as u32 == cells + 1)
+            && progress.solved.is_empty() == progress.solved_file.is_none();
+        if !forward_ok || !solved_ok {
+            return Err(bad(&path, "the records are not plies 0, 1, ... forward and the last plies solved"));
+        }
+        let mut layers = Vec::new();
+        for record in &progress.forward {
+            let file = dir.join(layer_file(record.ply));
+            let [states] = load(space, &file, options.image.frame_of(record.ply))?[..] else {
+                return Err(bad(&file, "expected one BDD"));
+            };
+            if space.count(states, options.image.frame_of(record.ply)) != record.states {
+                return Err(bad(&file, "its state count differs from the checkpoint's record"));
+            }
+            space.manager.pin(states);
+            layers.push(states);
+        }
+        let lowest = match (&progress.solved_file, progress.solved.last()) {
+            (Some(name), Some(record)) => Some(load_solved(space, &dir.join(name), options, &layers, record)?),
+            _ => None,
+        };
+        let resume = SolveResume { forward: progress.forward.clone(), layers, solved: progress.solved.clone(), lowest };
+        Ok((SolveCheckpoint { dir: dir.to_path_buf(), setup, progress }, resume))
+    }
+
+    /// Record a finished forward layer; `records` are all forward records so far.
+    pub fn save_layer(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
+        let ply = records.last().map_or(0, |r| r.ply);
+        space.manager.save(&[states], &self.dir.join(layer_file(ply)))?;
+        self.progress.forward = records.to_vec();
+        self.write()
+    }
+
+    /// Record a solved ply (the next lower one) with its `win` and `lost`.
+    pub fn save_solved(&mut self, space: &StateSpace, record: &SolvePly, win: Bdd, lost: Bdd) -> Result<()> {
+        let name = format!("solved-{:03}.bdd", record.ply);
+        space.manager.save(&[win, lost], &self.dir.join(&name))?;
+        self.progress.solved.push(*record);
+        let old = self.progress.solved_file.replace(name);
+        self.write()?;
+        if let Some(old) = old {
+            let _ = std::fs::remove_file(self.dir.join(old));
+        }
+        Ok(())
+    }
+
+    fn write(&self) -> Result<()> {
+        let file = CheckpointFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            setup: self.setup.clone(),
+            progress: self.progress.clone(),
+            progress_crc32: crc(&self.progress),
+        };
+        let text = serde_json::to_string(&file).expect("a checkpoint serializes");
+        write_atomic(&self.dir.join(FILE), &text)
+    }
+}
+
+/// Load a BDD file whose BDDs must lie in `frame`'s variables.
+fn load(space: &mut StateSpace, file: &Path, frame: crate::encoding::Frame) -> Result<Vec<Bdd>> {
+    let roots = space.manager.load(file)?;
+    let in_frame = space.manager.var_set_vars(space.layout.set(frame));
+    for &f in &roots {
+        if space.manager.support(f).iter().any(|v| !in_frame.contains(v)) {
+            return Err(bad(file, "its BDDs are not over the variables of their ply's frame"));
+        }
+    }
+    Ok(roots)
+}
+
+/// Load and check the `win` and `lost` BDDs of a solved ply; pinned.
+fn load_solved(
+    space: &mut StateSpace,
+    file: &Path,
+    options: &ForwardOptions,
+    layers: &[Bdd],
+    record: &SolvePly,
+) -> Result<(Bdd, Bdd)> {
+    let frame = options.image.frame_of(record.ply);
+    let [win, lost] = load(space, file, frame)?[..] else { return Err(bad(file, "expected win and lost")) };
+    let m = &mut space.manager;
+    let both = m.and(win, lost)?;
+    let either = m.or(win, lost)?;
+    let outside = m.diff(either, layers[record.ply as usize])?;
+    let (w, l) = (space.count(win, frame), space.count(lost, frame));
+    let (won, lost_count) = if record.ply % 2 == 0 { (w, l) } else { (l, w) };
+    if both != Bdd::FALSE || outside != Bdd::FALSE || won != record.won || lost_count != record.lost {
+        return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
+    }
+    space.manager.pin(win);
+    space.manager.pin(lost);
+    Ok((win, lost))
+}
