@@ -11,6 +11,12 @@ const EXIT_INPUT: u8 = 2;
 const EXIT_LIMIT: u8 = 3;
 
 fn main() -> ExitCode {
+    // End quietly when stdout is a closed pipe (`c4bdd ... | head`), as Unix
+    // tools do, instead of a panic on the next print.
+    // SAFETY: restoring the default disposition of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

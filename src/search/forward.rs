@@ -207,33 +207,31 @@ impl Transition {
     /// The states of ply `ply` (in its frame) with a move into `target` (a
     /// set of states of ply `ply + 1`, in that ply's frame): the pre-image.
     pub fn preimage(&self, space: &mut StateSpace, ply: u32, target: Bdd) -> Result<Bdd> {
-        let m = &mut space.manager;
-        let set = space.layout.set(self.frame_of(ply + 1));
-        let mut pre = Bdd::FALSE;
-        for &rel in &self.moves[ply as usize % 2] {
-            let part = with_retry(m, &[target, pre], |m| match self.pairing {
-                Some(pairing) => m.preimage(target, rel, pairing),
-                None => m.and_exists(rel, target, set),
-            })?;
-            pre = with_retry(m, &[target, pre, part], |m| m.or(pre, part))?;
-        }
-        Ok(pre)
+        self.apply_moves(space, ply, target, false)
     }
 
     /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
     fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
+        self.apply_moves(space, ply, alive, true)
+    }
+
+    /// The image (`forward`) or pre-image of `f` under the moves from ply
+    /// `ply`, joined over the relations; collects garbage between relations.
+    fn apply_moves(&self, space: &mut StateSpace, ply: u32, f: Bdd, forward: bool) -> Result<Bdd> {
         let m = &mut space.manager;
-        let set = space.layout.set(self.frame_of(ply));
-        let mut next = Bdd::FALSE;
+        let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
+        let mut joined = Bdd::FALSE;
         for &rel in &self.moves[ply as usize % 2] {
-            let image = with_retry(m, &[alive, next], |m| match self.pairing {
-                Some(pairing) => m.image(alive, rel, pairing),
-                None => m.and_exists(alive, rel, set),
+            let part = with_retry(m, &[f, joined], |m| match (self.pairing, forward) {
+                (Some(pairing), true) => m.image(f, rel, pairing),
+                (Some(pairing), false) => m.preimage(f, rel, pairing),
+                (None, true) => m.and_exists(f, rel, set),
+                (None, false) => m.and_exists(rel, f, set),
             })?;
-            next = with_retry(m, &[alive, next, image], |m| m.or(next, image))?;
-            m.maybe_gc(&[alive, next]);
+            joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
+            m.maybe_gc(&[f, joined]);
         }
-        Ok(next)
+        Ok(joined)
     }
 
     /// Unpin everything `build` pinned.

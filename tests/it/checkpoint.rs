@@ -23,6 +23,19 @@ fn rows(path: &std::path::Path) -> Vec<(u32, u128, u64)> {
 
 const BOARD: [&str; 4] = ["-W", "5", "-H", "5"];
 
+/// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
+fn kill_after(args: &[&str], seconds: f64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs_f64(seconds));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 #[test]
 fn killed_counts_resume_to_the_uninterrupted_result() {
     let dir = tempfile::tempdir().unwrap();
@@ -38,15 +51,7 @@ fn killed_counts_resume_to_the_uninterrupted_result() {
         let csv = dir.path().join(format!("run{i}.csv"));
         let args =
             [&["count"][..], &BOARD, &["--checkpoint", ck.to_str().unwrap(), "--csv", csv.to_str().unwrap()]].concat();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_secs_f64(full.as_secs_f64() * fraction));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        kill_after(&args, full.as_secs_f64() * fraction);
         let out = c4bdd(&args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         resumed_any |= String::from_utf8_lossy(&out.stdout).contains("resumed from the checkpoint");
@@ -135,15 +140,7 @@ fn killed_solves_resume_to_the_uninterrupted_solution() {
         .concat();
         // Two kills in a row, the second one during the resumed run.
         for f in [fraction, fraction / 2.0] {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-                .args(&args)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(Duration::from_secs_f64(full * f));
-            child.kill().unwrap();
-            child.wait().unwrap();
+            kill_after(&args, full * f);
         }
         if !out.join("manifest.json").exists() {
             let done = c4bdd(&args);
