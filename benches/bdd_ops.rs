@@ -118,7 +118,7 @@ fn garbage_collection(c: &mut Criterion) {
 }
 
 /// One forward step of 6x5 from ply 15 to 16, per encoding (paper order)
-/// and image strategy.
+/// and image strategy, and the count (states and nodes) of ply 15.
 fn image_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4_step_6x5_ply15");
     group.sample_size(10);
@@ -133,6 +133,13 @@ fn image_step(c: &mut Criterion) {
                 states = step(&mut space, &rules, ply, states).unwrap();
             }
             space.manager.pin(states);
+            if image == ImageStrategy::InPlace {
+                let id = format!("{}/sat_count", kind.name());
+                let frame = rules.frame_of(15);
+                group.bench_function(BenchmarkId::from_parameter(id), |b| {
+                    b.iter(|| black_box(space.count_and_size(states, frame)))
+                });
+            }
             let id = format!("{}/{}", kind.name(), c4bdd::cli::value_name(&image));
             group.bench_function(BenchmarkId::from_parameter(id), |b| {
                 b.iter(|| {

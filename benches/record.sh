@@ -18,6 +18,7 @@ cmd=(cargo bench --bench bdd_ops -- "$@")
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   echo "cores: $(nproc)"
   echo "memory: $(free -b | awk '/^Mem:/ {print $2}') bytes"
+  echo "load average (1/5/15 min) at the end: $(cut -d' ' -f1-3 /proc/loadavg); above 1 another process shared the cores"
 } > "$out/machine.txt"
 python3 - "$out" <<'PY'
 import json, pathlib, sys
