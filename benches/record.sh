@@ -23,9 +23,13 @@ cmd=(cargo bench --bench bdd_ops -- "$@")
 python3 - "$out" <<'PY'
 import json, pathlib, sys
 out = pathlib.Path(sys.argv[1])
+# Only the benchmarks of this run (target/criterion also keeps older ones).
+ran = {l.split()[1] for l in (out / "criterion.log").read_text().splitlines() if l.startswith("Benchmarking ")}
 rows = []
 for est in sorted(pathlib.Path("target/criterion").glob("**/new/estimates.json")):
     bench = json.loads((est.parent / "benchmark.json").read_text())
+    if bench["full_id"] not in ran:
+        continue
     median = json.loads(est.read_text())["median"]
     rows.append((bench["full_id"], median["point_estimate"] / 1e6,
                  median["confidence_interval"]["lower_bound"] / 1e6,

@@ -111,7 +111,8 @@ pub fn count(args: CountArgs) -> Result<()> {
     })?;
     rules.release(&mut space.manager);
     if let Some(e) = csv_error {
-        return Err(e).context("cannot write the --csv file");
+        let path = args.csv.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
+        return Err(e).context(format!("cannot write the --csv file {path}"));
     }
     let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
     println!("total positions: {}", summary.positions);
@@ -216,7 +217,8 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         None => format!("solve of board {size} stopped in the forward pass"),
     })?;
     if let Some(e) = csv_error {
-        return Err(e).context("cannot write the --csv file");
+        let path = args.csv.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
+        return Err(e).context(format!("cannot write the --csv file {path}"));
     }
     let stored = match writer {
         Some(w) => {

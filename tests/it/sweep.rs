@@ -262,3 +262,55 @@ fn further_grids_append_their_runs_once() {
         ]
     );
 }
+
+/// The binary with `args`, allowed to write files of at most `bytes` (as on a
+/// disk that fills up: writes beyond it fail with an error, EFBIG).
+fn c4bdd_with_file_limit(args: &[&str], bytes: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_c4bdd"));
+    cmd.args(args);
+    // SAFETY: setrlimit and signal are async-signal-safe; they run in the child before exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.output().expect("the binary runs")
+}
+
+#[test]
+fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write_spec(dir.path(), "full", RESUME_SPEC);
+    let reference = dir.path().join("reference");
+    assert!(sweep(&spec, &reference, &[]).status.success());
+    let limit = (std::fs::metadata(reference.join("plies.csv")).unwrap().len() / 3).max(8192);
+    let out = dir.path().join("out");
+    let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+    let stopped = c4bdd_with_file_limit(&args, limit);
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert!(!stopped.status.success(), "the sweep must fail when its files cannot grow");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("plies.csv") && err.contains("too large"), "{err}");
+    // What was written is whole rows of the uninterrupted sweep...
+    let partial: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let want = stable_runs(&reference);
+    for r in &partial {
+        assert!(want.contains(&(r.run.clone(), r.positions, r.plies, r.peak_nodes, r.status.clone())), "{}", r.run);
+    }
+    // ...and a rerun with room finishes with exactly its rows.
+    assert!(sweep(&spec, &out, &[]).status.success());
+    assert_eq!(stable_runs(&out), want);
+    assert_eq!(stable_plies(&out), stable_plies(&reference));
+
+    // A --csv file that cannot be written: a clear error, not a panic.
+    for cmd in [["count", "-W", "4", "-H", "4"], ["solve", "-W", "4", "-H", "4"]] {
+        let run = c4bdd(&[&cmd[..], &["--csv", "/dev/full"]].concat());
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{cmd:?}: {err}");
+        assert!(err.contains("--csv file /dev/full") && err.trim_end().lines().count() == 1, "{cmd:?}: {err}");
+    }
+}
