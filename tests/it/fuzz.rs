@@ -2,10 +2,39 @@
 //! input without panicking, and reject what is not valid.
 
 use c4bdd::bdd::{Config, Manager};
+use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::experiment::ExperimentSpec;
 use c4bdd::game::{BoardSize, Position};
-use c4bdd::search::Solution;
+use c4bdd::search::{Checkpoint, ForwardOptions, Solution, SolveCheckpoint};
 use proptest::prelude::*;
+
+/// A finished 3x3 solve checkpoint: its directory and the text of its JSON.
+fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
+    static CHECKPOINT: std::sync::OnceLock<(tempfile::TempDir, String)> = std::sync::OnceLock::new();
+    CHECKPOINT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut space, opts) = space3x3();
+        let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts).unwrap();
+        c4bdd::search::backward::solve_resumable(
+            &mut space,
+            &opts,
+            Some((&mut ck, resume)),
+            |_| {},
+            |_, _, _, _| Ok(()),
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(dir.path().join("solve-checkpoint.json")).unwrap();
+        (dir, text)
+    })
+}
+
+fn space3x3() -> (StateSpace, ForwardOptions) {
+    let size = BoardSize::new(3, 3).unwrap();
+    (
+        StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap(),
+        ForwardOptions::default(),
+    )
+}
 
 /// A valid BDD file to mutate.
 fn valid_file() -> (Vec<u8>, usize) {
@@ -70,5 +99,35 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("manifest.json"), &text).unwrap();
         prop_assert!(Solution::open(dir.path()).is_err());
+    }
+
+    #[test]
+    fn checkpoint_loaders_take_arbitrary_text(text in "[{}\\[\\]a-z_:\"0-9 ,.\\n]{0,300}") {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("checkpoint.json"), &text).unwrap();
+        std::fs::write(dir.path().join("solve-checkpoint.json"), &text).unwrap();
+        let (mut space, opts) = space3x3();
+        prop_assert!(Checkpoint::open(dir.path(), &mut space, &opts).is_err());
+        prop_assert!(SolveCheckpoint::open(dir.path(), &mut space, &opts).is_err());
+    }
+
+    #[test]
+    fn solve_checkpoint_loader_takes_mutated_records(pos in any::<prop::sample::Index>(), byte in 32u8..127) {
+        let (ck, text) = solve_checkpoint();
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(ck.path()).unwrap().flatten() {
+            std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+        }
+        let mut bytes = text.clone().into_bytes();
+        let i = pos.index(bytes.len());
+        bytes[i] = byte;
+        std::fs::write(dir.path().join("solve-checkpoint.json"), &bytes).unwrap();
+        let (mut space, opts) = space3x3();
+        // Either the change is harmless (e.g. a space) and the records load,
+        // or the checkpoint is refused; never a panic.
+        if let Ok((_, resume)) = SolveCheckpoint::open(dir.path(), &mut space, &opts) {
+            prop_assert_eq!(resume.forward.len(), 10);
+            prop_assert_eq!(resume.solved.len(), 10);
+        }
     }
 }
