@@ -91,6 +91,14 @@ fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
 }
 
 impl Manager {
+    /// The exact size in bytes of what [`Manager::save_to`] writes for
+    /// `roots` BDDs with `nodes` internal nodes in all (shared nodes once).
+    pub fn saved_size(&self, nodes: u64, roots: usize) -> u64 {
+        // magic, version, variable count, order, node count, root count,
+        // nodes, roots, checksum
+        8 + 4 + 4 + 4 * self.var_count() as u64 + 8 + 4 + 12 * nodes + 4 * roots as u64 + 4
+    }
+
     /// Write `roots` (and every node below them) to a stream; returns the
     /// CRC-32 stored at its end.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {

@@ -115,7 +115,12 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
         bar.suspend(|| println!("{}: {} runs already finished, skipped", dir.display(), report.skipped));
     }
     for run in todo {
-        let row = run_child(run, &mut plies_log, &bar)?;
+        let mut run = run.clone();
+        if spec.checkpoints {
+            // Plies finished by an interrupted run are taken up from here.
+            run.checkpoint = Some(dir.join("checkpoints").join(run.key().replace('/', "_")));
+        }
+        let row = run_child(&run, &mut plies_log, &bar)?;
         if !opts.quiet {
             let positions = row.positions.map_or("-".into(), |p| p.to_string());
             bar.suspend(|| println!("{:<50} {:<10} {:>22} {:>9.2} s", row.run, row.status, positions, row.time_s));
@@ -123,6 +128,10 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
         report.ran += 1;
         report.ok += (row.status == "ok") as usize;
         runs_log.append_durable(&row)?;
+        if let Some(ck) = &run.checkpoint {
+            // The run is recorded; its checkpoint is not needed again.
+            let _ = std::fs::remove_dir_all(ck);
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();

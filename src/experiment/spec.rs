@@ -4,6 +4,7 @@
 //! ```toml
 //! name = "quick"
 //! description = "Table 1 boards that finish in seconds"
+//! checkpoints = true          # runs save finished plies; an interrupted run resumes
 //! [grid]
 //! widths = [4, 5, 6]          # crossed with heights, filtered by max_cells
 //! heights = [4, 5]
@@ -74,6 +75,10 @@ pub struct ExperimentSpec {
     /// (a run already listed is not repeated).
     #[serde(default)]
     pub also: Vec<Grid>,
+    /// Checkpoint every run (under the sweep directory's `checkpoints/`), so
+    /// that a run interrupted with its sweep resumes where it stopped.
+    #[serde(default)]
+    pub checkpoints: bool,
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
@@ -157,6 +162,10 @@ pub struct RunSpec {
     pub image: ImageStrategy,
     pub limits: Limits,
     pub manager: ManagerSettings,
+    /// Where the run saves its finished plies and resumes from (set by the
+    /// runner when the spec asks for checkpoints; not part of the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 impl RunSpec {
@@ -323,6 +332,7 @@ impl ExperimentSpec {
                                     image,
                                     limits: self.limits.clone(),
                                     manager: self.manager.clone(),
+                                    checkpoint: None,
                                 });
                             }
                         }

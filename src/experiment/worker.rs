@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::spec::{Pass, RunSpec};
 use crate::encoding::{OrderSpec, StateSpace};
-use crate::search::{forward, solve, ForwardOptions, PlyRecord, SolvePly, Value};
+use crate::search::backward::solve_resumable;
+use crate::search::{
+    forward, forward_from, Checkpoint, ForwardOptions, PlyRecord, SolveCheckpoint, SolvePly, Transition, Value,
+};
 
 /// Totals of a run, finished or stopped.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -67,34 +70,41 @@ pub fn run(json: &str) -> Result<()> {
             write_error = emit(&line).err();
         }
     };
-    let totals = match spec.pass {
-        Pass::Solve => {
+    let totals = match (spec.pass, &spec.checkpoint) {
+        (Pass::Solve, checkpoint) => {
+            let mut opened = match checkpoint {
+                Some(dir) => Some(SolveCheckpoint::open(dir, &mut space, &opts)?),
+                None => None,
+            };
+            // Time of the plies solved before an interruption, if resumed.
+            let earlier: f64 = opened.as_ref().map_or(0.0, |(_, r)| {
+                r.forward.iter().map(|p| p.time_s).sum::<f64>() + r.solved.iter().map(|p| p.time_s).sum::<f64>()
+            });
             let mut solution_bytes = 0u64;
-            let result = solve(
+            let result = solve_resumable(
                 &mut space,
                 &opts,
+                opened.as_mut().map(|(c, r)| (c, std::mem::take(r))),
                 |p| send(Line::Solved(*p)),
-                |space, _, win, lost| {
-                    // The exact size of the ply's file, counted without writing it.
-                    let mut counter = ByteCounter(0);
-                    space
-                        .manager
-                        .save_to(&[win, lost], &mut counter)
-                        .map_err(|source| crate::Error::Io { path: "(solution size)".into(), source })?;
-                    solution_bytes += counter.0;
-                    Ok(())
-                },
+                |_, _, _, _| Ok(()),
             );
-            result.map(|summary| Totals {
-                positions: Some(summary.plies.iter().map(|p| p.total).sum()),
-                value: Some(summary.value),
-                solution_bytes: Some(solution_bytes),
-                time_s: summary.time_s,
-                gc_s: summary.gc_s,
-                peak_nodes: summary.peak_nodes,
+            result.map(|summary| {
+                // The exact size of the stored solution: each ply's file holds
+                // its win and lost BDDs.
+                for p in &summary.plies {
+                    solution_bytes += space.manager.saved_size(p.nodes, 2);
+                }
+                Totals {
+                    positions: Some(summary.plies.iter().map(|p| p.total).sum()),
+                    value: Some(summary.value),
+                    solution_bytes: Some(solution_bytes),
+                    time_s: earlier + summary.time_s,
+                    gc_s: summary.gc_s,
+                    peak_nodes: summary.peak_nodes,
+                }
             })
         }
-        Pass::Count => forward(&mut space, &opts, false, |r| send(Line::Ply(*r))).map(|(summary, _)| Totals {
+        (Pass::Count, None) => forward(&mut space, &opts, false, |r| send(Line::Ply(*r))).map(|(summary, _)| Totals {
             positions: Some(summary.positions),
             value: None,
             solution_bytes: None,
@@ -102,6 +112,28 @@ pub fn run(json: &str) -> Result<()> {
             gc_s: summary.gc_s,
             peak_nodes: summary.peak_nodes,
         }),
+        (Pass::Count, Some(dir)) => {
+            let rules = Transition::build(&mut space, &opts)?;
+            let (mut checkpoint, resume) = Checkpoint::open(dir, &mut space, &opts)?;
+            let mut records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
+            for r in &records {
+                send(Line::Ply(*r));
+            }
+            let earlier: f64 = records.iter().map(|r| r.time_s).sum();
+            let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
+                send(Line::Ply(*r));
+                records.push(*r);
+                checkpoint.save(space, &records, states)
+            });
+            result.map(|(summary, _)| Totals {
+                positions: Some(summary.positions),
+                value: None,
+                solution_bytes: None,
+                time_s: earlier + summary.time_s,
+                gc_s: summary.gc_s,
+                peak_nodes: summary.peak_nodes,
+            })
+        }
     };
     if let Some(e) = write_error {
         return Err(e);
@@ -112,18 +144,5 @@ pub fn run(json: &str) -> Result<()> {
             emit(&stopped(&space))?;
             Err(e.into())
         }
-    }
-}
-
-/// A writer that only counts the bytes written to it.
-struct ByteCounter(u64);
-
-impl Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len() as u64;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }

@@ -60,6 +60,18 @@ fn round_trip_in_memory_and_on_disk() {
 }
 
 #[test]
+fn saved_size_is_the_size_of_the_written_file() {
+    let (mut m, x) = manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7]));
+    let roots = sample(&mut m, &x);
+    for k in 0..=roots.len() {
+        let mut bytes = Vec::new();
+        m.save_to(&roots[..k], &mut bytes).unwrap();
+        let nodes = m.node_count_many(&roots[..k]) as u64;
+        assert_eq!(m.saved_size(nodes, k), bytes.len() as u64, "{k} roots");
+    }
+}
+
+#[test]
 fn every_truncation_is_rejected() {
     let (bytes, _) = saved();
     for len in 0..bytes.len() {

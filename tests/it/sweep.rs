@@ -314,3 +314,45 @@ fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
         assert!(err.contains("--csv file /dev/full") && err.trim_end().lines().count() == 1, "{cmd:?}: {err}");
     }
 }
+
+#[test]
+fn runs_with_checkpoints_resume_inside_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "checkpoints = true\n[grid]\nboards = [\"5x5\"]\n[[also]]\nboards = [\"5x4\"]\npasses = [\"solve\"]\n";
+    let spec = write_spec(dir.path(), "ck", body);
+    let reference = dir.path().join("reference");
+    let started = std::time::Instant::now();
+    assert!(sweep(&spec, &reference, &[]).status.success());
+    let full_ms = started.elapsed().as_millis() as u64;
+    assert!(!reference.join("checkpoints").join("5x5_compressed_paper_count_whole_in-place").exists());
+    // Rows without what depends on which process did the work (times, peaks).
+    let rows = |d: &Path| -> Vec<RunRow> {
+        let mut rows: Vec<RunRow> = read_rows(&d.join("runs.csv")).unwrap();
+        rows.sort_by(|a, b| a.run.cmp(&b.run));
+        let clear =
+            |r: RunRow| RunRow { time_s: 0.0, cpu_s: None, gc_share: 0.0, peak_rss_bytes: 0, peak_nodes: 0, ..r };
+        rows.into_iter().map(clear).collect()
+    };
+    let mut took_up = 0;
+    for (i, delay_ms) in [full_ms / 3, full_ms / 2, full_ms * 3 / 4].into_iter().enumerate() {
+        let out = dir.path().join(format!("killed{i}"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+            .args(["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        // The worker may outlive its parent for a moment; let it go first.
+        std::thread::sleep(Duration::from_millis(200));
+        took_up += out.join("checkpoints").read_dir().is_ok_and(|mut d| d.next().is_some()) as u32;
+        let resumed = sweep(&spec, &out, &[]);
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(rows(&out), rows(&reference), "runs after a kill at {delay_ms} ms");
+        assert_eq!(stable_plies(&out), stable_plies(&reference), "plies after a kill at {delay_ms} ms");
+        assert!(out.join("checkpoints").read_dir().map_or(true, |mut d| d.next().is_none()), "checkpoints are removed");
+    }
+    assert!(took_up >= 2, "only {took_up} of 3 kills left a checkpoint to take up");
+}
