@@ -1,8 +1,10 @@
 //! `count --checkpoint`: killed at random moments, a rerun finishes with the
 //! same rows as an uninterrupted count; damaged checkpoints are refused.
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::common::kill_after;
 
 fn c4bdd(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
@@ -22,19 +24,6 @@ fn rows(path: &std::path::Path) -> Vec<(u32, u128, u64)> {
 }
 
 const BOARD: [&str; 4] = ["-W", "5", "-H", "5"];
-
-/// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
-fn kill_after(args: &[&str], seconds: f64) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs_f64(seconds));
-    child.kill().unwrap();
-    child.wait().unwrap();
-}
 
 #[test]
 fn killed_counts_resume_to_the_uninterrupted_result() {

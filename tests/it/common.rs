@@ -62,3 +62,16 @@ pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
         })
         .collect()
 }
+
+/// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
+pub fn kill_after(args: &[&str], seconds: f64) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

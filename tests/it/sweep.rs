@@ -2,7 +2,7 @@
 //! kill -9, limits, shards, and bad specs.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 use c4bdd::experiment::record::{read_rows, PlyRow, RunRow};
@@ -27,6 +27,12 @@ fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
     args.extend(extra);
     c4bdd(&args)
+}
+
+/// Start a sweep of `spec` into `out` and kill it (SIGKILL) after `delay_ms`.
+fn kill_sweep_after(spec: &Path, out: &Path, delay_ms: u64) {
+    let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+    crate::common::kill_after(&args, delay_ms as f64 / 1000.0);
 }
 
 /// Rows without the columns that differ between two runs of the same work.
@@ -130,15 +136,7 @@ fn kill_9_and_resume_gives_the_uninterrupted_rows() {
     // Kill points spread over the sweep, wherever the machine's speed puts them.
     for (i, delay_ms) in [full_ms / 20, full_ms / 5, full_ms * 2 / 5, full_ms * 3 / 5].into_iter().enumerate() {
         let out = dir.path().join(format!("killed{i}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-            .args(["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
+        kill_sweep_after(&spec, &out, delay_ms);
         let finished = std::fs::read_to_string(out.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
         assert!(finished < stable_runs(&reference).len(), "the kill at {delay_ms} ms came after the sweep ended");
         let resumed = sweep(&spec, &out, &[]);
@@ -336,15 +334,7 @@ fn runs_with_checkpoints_resume_inside_a_run() {
     let mut took_up = 0;
     for (i, delay_ms) in [full_ms / 3, full_ms / 2, full_ms * 3 / 4].into_iter().enumerate() {
         let out = dir.path().join(format!("killed{i}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-            .args(["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
-        child.kill().unwrap();
-        child.wait().unwrap();
+        kill_sweep_after(&spec, &out, delay_ms);
         // The worker may outlive its parent for a moment; let it go first.
         std::thread::sleep(Duration::from_millis(200));
         took_up += out.join("checkpoints").read_dir().is_ok_and(|mut d| d.next().is_some()) as u32;
