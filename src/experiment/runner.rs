@@ -128,8 +128,9 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
         report.ran += 1;
         report.ok += (row.status == "ok") as usize;
         runs_log.append_durable(&row)?;
-        if let Some(ck) = &run.checkpoint {
-            // The run is recorded; its checkpoint is not needed again.
+        if let (Some(ck), "ok") = (&run.checkpoint, row.status.as_str()) {
+            // The run is done; its checkpoint is not needed again. (A run stopped
+            // by a limit keeps it: delete its row to continue it with other limits.)
             let _ = std::fs::remove_dir_all(ck);
         }
         bar.inc(1);

@@ -346,3 +346,17 @@ fn runs_with_checkpoints_resume_inside_a_run() {
     }
     assert!(took_up >= 2, "only {took_up} of 3 kills left a checkpoint to take up");
 }
+
+#[test]
+fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "checkpoints = true\n[grid]\nboards = [\"5x4\", \"3x3\"]\n[limits]\nmax_nodes = 20000\n";
+    let spec = write_spec(dir.path(), "kept", body);
+    let out = dir.path().join("out");
+    assert!(sweep(&spec, &out, &[]).status.success());
+    let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    assert_eq!((runs[0].status.as_str(), runs[1].status.as_str()), ("node-limit", "ok"));
+    let kept = out.join("checkpoints").join(runs[0].run.replace('/', "_"));
+    assert!(kept.join("checkpoint.json").exists(), "the stopped run's finished plies stay");
+    assert!(!out.join("checkpoints").join(runs[1].run.replace('/', "_")).exists(), "a finished run's go");
+}
