@@ -54,13 +54,31 @@ fn series(name: String, run: &Run, y: impl Fn(&crate::experiment::record::PlyRow
     Series { name, points: run.plies.iter().map(|p| (p.ply as f64, y(p))).filter(|&(_, v)| v > 0.0).collect() }
 }
 
+/// The files written so far, with what each holds (for plots/README.md).
+struct Listing<'a> {
+    plots: &'a Path,
+    files: Vec<(String, String)>,
+}
+
+impl Listing<'_> {
+    fn note(&mut self, file: String, what: &str) {
+        self.files.push((file, what.to_string()));
+    }
+
+    /// Draw a chart as `name`.png and `name`.svg and list them.
+    fn chart(&mut self, name: &str, chart: &Chart, what: &str) -> Result<()> {
+        plots::write(&self.plots.join(name), chart)?;
+        self.note(format!("{name}.png, {name}.svg"), what);
+        Ok(())
+    }
+}
+
 /// Write every table, figure and paper-repro.md.
 pub fn report(opts: &ReportOptions) -> Result<Written> {
     let archive = Archive::load(&opts.results)?;
     let paper = Paper::load(&opts.reference)?;
     std::fs::create_dir_all(&opts.plots).with_context(|| format!("cannot create {}", opts.plots.display()))?;
-    let mut files = Vec::new();
-    let mut note = |file: String, what: &str| files.push((file, what.to_string()));
+    let mut out = Listing { plots: &opts.plots, files: Vec::new() };
 
     // Table 1.
     let t1 = tables::table1(&archive, &paper);
@@ -70,8 +88,8 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         w.serialize(row)?;
     }
     w.flush()?;
-    note("table1.md".into(), "Table 1: the paper's positions, time, GC share, RAM and peak nodes beside ours");
-    note("table1.csv".into(), "the same as CSV");
+    out.note("table1.md".into(), "Table 1: the paper's positions, time, GC share, RAM and peak nodes beside ours");
+    out.note("table1.csv".into(), "the same as CSV");
 
     // Table 2 for every solved board, and 7x6 beside the paper.
     let solved: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == "solve").map(|r| r.board()).collect();
@@ -79,12 +97,12 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         let run = archive.best(|r| r.row.pass == "solve" && r.board() == *board).expect("a solved run");
         let name = format!("table2-{board}.md");
         write_file(&opts.plots.join(&name), &tables::table2_markdown(run))?;
-        note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
+        out.note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
     }
     let b76 = BoardSize { width: 7, height: 6 };
     let ours76 = archive.best(|r| r.row.pass == "solve" && r.board() == b76);
     write_file(&opts.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(&paper, ours76))?;
-    note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
+    out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
 
     // Figure 2 for the chosen boards.
     let boards: Vec<BoardSize> = if opts.boards.is_empty() {
@@ -119,11 +137,7 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
                     series("BDD nodes, no termination".into(), off, |p| p.bdd_nodes as f64),
                 ],
             };
-            plots::write(&opts.plots.join(&name), &chart)?;
-            note(
-                format!("{name}.png, {name}.svg"),
-                "Figure 2a: states and BDD nodes per ply, with and without termination",
-            );
+            out.chart(&name, &chart, "Figure 2a: states and BDD nodes per ply, with and without termination")?;
             figure2_boards.push(*board);
         }
         if let (Some(std), Some(comp)) =
@@ -141,11 +155,7 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
                     series("compressed".into(), comp, |p| p.bdd_nodes as f64),
                 ],
             };
-            plots::write(&opts.plots.join(&name), &chart)?;
-            note(
-                format!("{name}.png, {name}.svg"),
-                "Figure 2b: BDD nodes per ply, compressed versus standard encoding",
-            );
+            out.chart(&name, &chart, "Figure 2b: BDD nodes per ply, compressed versus standard encoding")?;
         }
     }
 
@@ -180,8 +190,7 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         let name = format!("orders-{board}");
         let title = format!("{board}: BDD nodes per ply for each variable order");
         let chart = Chart { title: &title, x_label: "ply", y_label: "BDD nodes", axes: Axes::PlyLog, series };
-        plots::write(&opts.plots.join(&name), &chart)?;
-        note(format!("{name}.png, {name}.svg"), "BDD nodes per ply for every variable order run on the board");
+        out.chart(&name, &chart, "BDD nodes per ply for every variable order run on the board")?;
     }
 
     // Table 1 as pictures.
@@ -204,11 +213,7 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             ours_pts("ours, compressed", &|r| r.time_compressed_s.map(|t| t.max(1e-3))),
         ],
     };
-    plots::write(&opts.plots.join("table1-time"), &chart)?;
-    note(
-        "table1-time.png, table1-time.svg".into(),
-        "Table 1 as a picture: time against positions, ours and the paper's",
-    );
+    out.chart("table1-time", &chart, "Table 1 as a picture: time against positions, ours and the paper's")?;
     let chart = Chart {
         title: "Table 1: peak BDD nodes against positions",
         x_label: "positions",
@@ -220,19 +225,18 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             ours_pts("ours, compressed", &|r| r.peak_nodes_compressed.map(|n| n as f64)),
         ],
     };
-    plots::write(&opts.plots.join("table1-nodes"), &chart)?;
-    note("table1-nodes.png, table1-nodes.svg".into(), "Table 1 as a picture: peak nodes against positions");
+    out.chart("table1-nodes", &chart, "Table 1 as a picture: peak nodes against positions")?;
 
     let mut readme = String::from(
         "# plots/\n\nGenerated by `c4bdd report` from the CSVs under results/ (nothing here is edited by hand):\n\n\
 ```sh\ncargo run --release -- report\n```\n\nPer-ply figures for other boards: `cargo run --release -- report --board 6x5`.\n\n| file | what |\n|---|---|\n",
     );
-    for (file, what) in &files {
+    for (file, what) in &out.files {
         let _ = writeln!(readme, "| {file} | {what} |");
     }
     write_file(&opts.plots.join("README.md"), &readme)?;
     write_file(&opts.repro, &repro::paper_repro(&archive, &paper, &t1, &solved, &figure2_boards))?;
-    Ok(Written { files })
+    Ok(Written { files: out.files })
 }
 
 mod repro;
