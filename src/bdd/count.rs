@@ -1,6 +1,6 @@
 //! Model counting over a chosen variable set, node counts, evaluation, support.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::manager::{Manager, VarSet};
 use super::node::{Bdd, Var};
@@ -24,54 +24,27 @@ impl Manager {
     /// # Panics
     /// As [`Manager::sat_count`].
     pub fn sat_count_and_size(&self, f: Bdd, over: VarSet) -> (u128, usize) {
+        let mut counter = self.counter(over);
+        (counter.count(f), counter.visited())
+    }
+
+    /// A model counter over `over` whose memo is shared by every BDD it
+    /// counts: counting several BDDs that share nodes visits each node once.
+    pub fn counter(&self, over: VarSet) -> SatCounter<'_> {
         let set = &self.var_sets[over.0 as usize];
-        // rank[level] = number of member levels above `level`.
-        let mut rank = vec![0u32; self.var_count() + 1];
+        // rank[level] = number of member levels above `level`; the terminal
+        // level ranks after all members.
+        let mut rank = Vec::with_capacity(self.var_count() + 1);
         let mut k = 0;
-        for (level, r) in rank.iter_mut().enumerate() {
-            *r = k;
+        for level in 0..self.var_count() {
+            rank.push(k);
             if set.member.get(level).copied().unwrap_or(false) {
                 k += 1;
             }
         }
-        let total = set.levels.len() as u32;
-        let rank_of = |level: u32| {
-            if level as usize >= self.var_count() {
-                total
-            } else {
-                rank[level as usize]
-            }
-        };
-        let mut memo: FxHashMap<u32, u128> = FxHashMap::default();
-        // Post-order walk: (node, children done). memo[g] counts assignments
-        // to the members at or below g's level.
-        let mut stack = vec![(f.0, false)];
-        while let Some((g, expanded)) = stack.pop() {
-            if g <= 1 || (!expanded && memo.contains_key(&g)) {
-                continue;
-            }
-            let n = self.node(g);
-            if !expanded {
-                stack.push((g, true));
-                stack.push((n.low, false));
-                stack.push((n.high, false));
-                continue;
-            }
-            assert!(
-                set.member.get(n.level as usize).copied().unwrap_or(false),
-                "sat_count: the BDD depends on variable {} outside the counted set",
-                self.var_at(super::node::Level(n.level)).0
-            );
-            let own = rank_of(n.level);
-            let part = |c: u32| -> u128 {
-                let base = if c <= 1 { c as u128 } else { memo[&c] };
-                shl_exact(base, rank_of(self.level(c)) - own - 1)
-            };
-            let count = part(n.low).checked_add(part(n.high)).expect("sat_count overflows u128");
-            memo.insert(g, count);
-        }
-        let base = if f.0 <= 1 { f.0 as u128 } else { memo[&f.0] };
-        (shl_exact(base, rank_of(self.level(f.0))), memo.len())
+        rank.push(set.levels.len() as u32);
+        let index = vec![0; self.table.nodes.len()];
+        SatCounter { manager: self, over, rank, index, counts: Vec::new() }
     }
 
     /// Number of internal nodes of `f` (terminals not counted).
@@ -133,5 +106,73 @@ fn shl_exact(base: u128, gap: u32) -> u128 {
     match base.checked_shl(gap) {
         Some(v) if gap < 128 && v >> gap == base => v,
         _ => panic!("sat_count overflows u128"),
+    }
+}
+
+/// Model counting with a memo shared across calls (see [`Manager::counter`]).
+///
+/// Invariant: for a visited node `g`, `index[g] = k + 1` and `counts[k]` is
+/// the number of assignments to the counted variables at or below `g`'s level
+/// that satisfy `g`; `index[g] = 0` for nodes not visited yet. The index is
+/// dense over the node table (4 bytes per slot, allocated zeroed: pages never
+/// touched cost nothing).
+pub struct SatCounter<'a> {
+    manager: &'a Manager,
+    over: VarSet,
+    /// Per level (and one past the last for terminals): counted levels above it.
+    rank: Vec<u32>,
+    index: Vec<u32>,
+    counts: Vec<u128>,
+}
+
+impl SatCounter<'_> {
+    /// The number of assignments to the counted variables that satisfy `f`.
+    ///
+    /// # Panics
+    /// As [`Manager::sat_count`].
+    pub fn count(&mut self, f: Bdd) -> u128 {
+        let m = self.manager;
+        // Post-order walk: (node, children done).
+        let mut stack = vec![(f.0, false)];
+        while let Some((g, expanded)) = stack.pop() {
+            if g <= 1 || (!expanded && self.index[g as usize] != 0) {
+                continue;
+            }
+            let n = m.node(g);
+            if !expanded {
+                stack.push((g, true));
+                stack.push((n.low, false));
+                stack.push((n.high, false));
+                continue;
+            }
+            let set = &m.var_sets[self.over.0 as usize];
+            assert!(
+                set.member.get(n.level as usize).copied().unwrap_or(false),
+                "sat_count: the BDD depends on variable {} outside the counted set",
+                m.var_at(super::node::Level(n.level)).0
+            );
+            let own = self.rank[n.level as usize];
+            let count = self
+                .scaled(n.low, own + 1)
+                .checked_add(self.scaled(n.high, own + 1))
+                .expect("sat_count overflows u128");
+            self.counts.push(count);
+            self.index[g as usize] = self.counts.len() as u32;
+        }
+        self.scaled(f.0, 0)
+    }
+
+    /// Distinct internal nodes visited so far, over all counted BDDs.
+    pub fn visited(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The count of the terminal or already counted node `c` over the counted
+    /// variables of rank `from` and below (`from` at most `c`'s rank): the
+    /// skipped variables above `c` are free.
+    fn scaled(&self, c: u32, from: u32) -> u128 {
+        let base = if c <= 1 { c as u128 } else { self.counts[self.index[c as usize] as usize - 1] };
+        let level = self.manager.level(c) as usize;
+        shl_exact(base, self.rank[level.min(self.rank.len() - 1)] - from)
     }
 }

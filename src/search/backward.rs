@@ -177,19 +177,23 @@ pub fn solve_resumable(
             space.manager.pin(draw);
             space.manager.pin(lost);
         }
-        let count = |f: Bdd| space.count(f, frame);
-        let (w, d, l) = (count(win), count(draw), count(lost));
+        // One memo for all counts: the plies' sets share most of their nodes.
+        // The stored nodes are those of win and lost, counted first.
+        let mut counter = space.manager.counter(space.layout.set(frame));
+        let (w, l) = (counter.count(win), counter.count(lost));
+        let nodes = counter.visited() as u64;
+        let (d, t) = (counter.count(draw), counter.count(terminal));
         let record = SolvePly {
             ply: i,
             won: if i % 2 == 0 { w } else { l },
             drawn: d,
             lost: if i % 2 == 0 { l } else { w },
-            total: count(states),
-            terminal: count(terminal),
-            nodes: space.manager.node_count_many(&[win, lost]) as u64,
+            total: records[i as usize].states,
+            terminal: t,
+            nodes,
             time_s: ply_start.elapsed().as_secs_f64(),
         };
-        debug_assert_eq!(record.won + record.drawn + record.lost, record.total);
+        assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
         on_ply(&record);
         plies.push(record);
         store(space, i, win, lost)?;

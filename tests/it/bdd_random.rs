@@ -84,6 +84,17 @@ fn random_formulas_match_exhaustive_evaluation() {
         let rest_set = m.var_set(&rest).unwrap();
         let want = (0..1usize << N).filter(|&a| a & mask == 0 && exists_table(&tf, mask)[a]).count() as u128;
         assert_eq!(m.sat_count(ex, rest_set), want, "seed {seed}: sat_count over the free variables");
+
+        // A counter shared by several BDDs: each count as from the truth
+        // table, and the nodes visited are the union of their nodes.
+        let or = m.or(f, g).unwrap();
+        let to = tf.iter().zip(&tg).filter(|(&a, &b)| a || b).count() as u128;
+        let tand = fg.iter().filter(|&&t| t).count() as u128;
+        let mut counter = m.counter(all);
+        assert_eq!([counter.count(and), counter.count(f)], [tand, ones], "seed {seed}: shared counter");
+        assert_eq!(counter.visited(), m.node_count_many(&[and, f]), "seed {seed}: shared counter nodes");
+        assert_eq!(counter.count(or), to, "seed {seed}: shared counter, third BDD");
+        assert_eq!(counter.visited(), m.node_count_many(&[and, f, or]), "seed {seed}: shared counter nodes");
         m.check().unwrap();
     }
 }
