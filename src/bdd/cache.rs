@@ -25,11 +25,12 @@ pub enum Op {
     Restrict,
     Image,
     Preimage,
+    Minimize,
 }
 
 impl Op {
     /// Every operation, in tag order.
-    pub const ALL: [Op; 14] = [
+    pub const ALL: [Op; 15] = [
         Op::Not,
         Op::And,
         Op::Or,
@@ -44,6 +45,7 @@ impl Op {
         Op::Restrict,
         Op::Image,
         Op::Preimage,
+        Op::Minimize,
     ];
 
     /// Number of operations (length of per-operation statistic arrays).
@@ -72,6 +74,7 @@ impl Op {
             Op::Restrict => "restrict",
             Op::Image => "image",
             Op::Preimage => "preimage",
+            Op::Minimize => "minimize",
         }
     }
 

@@ -23,6 +23,7 @@ mod gc;
 mod io;
 mod manager;
 mod memory;
+mod minimize;
 mod node;
 mod pairing;
 mod quant;

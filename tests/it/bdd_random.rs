@@ -171,3 +171,28 @@ fn pairing_rejects_variables_that_are_not_adjacent() {
     let err = m.pairing(&[(x[0], Var(9))]).unwrap_err().to_string();
     assert!(err.contains("unknown variable 9"), "{err}");
 }
+
+#[test]
+fn minimize_agrees_on_the_care_set_and_adds_no_variable() {
+    for seed in 0..200u64 {
+        let mut rng = StdRng::seed_from_u64(1000 + seed);
+        let (mut m, x) = manager(N, None);
+        let (f, tf) = random_formula(&mut rng, &mut m, &x, 6);
+        let (care, tc) = random_formula(&mut rng, &mut m, &x, 6);
+        // Also a care set containing f, as in the retrograde solve.
+        let (wide, tw) = (m.or(f, care).unwrap(), tf.iter().zip(&tc).map(|(&a, &b)| a || b).collect::<Vec<_>>());
+        for (c, tc) in [(care, &tc), (wide, &tw), (Bdd::TRUE, &vec![true; 1 << N])] {
+            let r = m.minimize(f, c).unwrap();
+            let tr = truth_table(&m, r, N);
+            for a in 0..1 << N {
+                if tc[a] {
+                    assert_eq!(tr[a], tf[a], "seed {seed}: minimize differs from f on the care set at {a}");
+                }
+            }
+            let support = m.support(f);
+            assert!(m.support(r).iter().all(|v| support.contains(v)), "seed {seed}: minimize added a variable");
+        }
+        assert_eq!(m.minimize(f, Bdd::TRUE).unwrap(), f, "seed {seed}: nothing to minimize");
+        m.check().unwrap();
+    }
+}
