@@ -190,7 +190,8 @@ pub struct EncodingArgs {
     #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
     pub encoding: EncodingKind,
     /// Variable order: column-wise, row-wise, paper (column-wise; row-wise for cellwise on boards taller than wide),
-    /// center-out (columns from the centre outwards), or custom:FILE (variable names in level order).
+    /// center-out (columns from the centre outwards), columns:P (column-wise, columns in the order P, e.g.
+    /// columns:3,2,4,1,5), or custom:FILE (variable names in level order).
     #[arg(long, default_value = "column-wise")]
     pub order: OrderSpec,
 }

@@ -9,6 +9,9 @@
 //!   the cellwise encoding on boards taller than wide (its Table 1 runs);
 //! - `center-out` (ours): column-wise, but columns in order of distance from
 //!   the centre (centre first, left before right), rows bottom up;
+//! - `columns:P` (ours): column-wise with the columns in the order of the
+//!   permutation P of `1..=w`, e.g. `columns:3,2,4,1,5` (centre-out on 5
+//!   columns), rows bottom up;
 //! - `custom:FILE`: the variable names listed in FILE (whitespace or comma
 //!   separated), which must be a permutation of the encoding's variables.
 
@@ -67,6 +70,57 @@ impl VariableOrder for Geometric {
     }
 }
 
+/// Column-wise with the columns permuted (1-based column numbers).
+struct ColumnPermutation {
+    columns: Vec<u32>,
+}
+
+impl VariableOrder for ColumnPermutation {
+    fn name(&self) -> String {
+        OrderSpec::Columns(self.columns.clone()).name()
+    }
+
+    fn arrange(&self, vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>> {
+        let w = size.width as u32;
+        let mut sorted = self.columns.clone();
+        sorted.sort_unstable();
+        if !sorted.iter().copied().eq(1..=w) {
+            let reason = format!("{}: not a permutation of the columns 1..={w}", self.name());
+            return Err(Error::InvalidOrder { reason });
+        }
+        let rank = |c: u8| self.columns.iter().position(|&k| k == c as u32 + 1).unwrap_or(0);
+        let key = |v: &StateVar| v.cell.map_or((0, 0, 0, 0), |(c, r)| (1, rank(c), r, v.slot));
+        let mut idx: Vec<usize> = (0..vars.len()).collect();
+        idx.sort_by_key(|&i| key(&vars[i]));
+        Ok(idx)
+    }
+}
+
+/// Every permutation of the columns `1..=width` up to mirror image (the
+/// mirrored order gives BDDs of the same sizes: the game is symmetric), in
+/// lexicographic order, each as the smaller of itself and its mirror image.
+pub fn column_permutations(width: u32) -> Vec<Vec<u32>> {
+    fn extend(prefix: &mut Vec<u32>, width: u32, out: &mut Vec<Vec<u32>>) {
+        if prefix.len() == width as usize {
+            let mirror: Vec<u32> = prefix.iter().map(|&c| width + 1 - c).collect();
+            if *prefix <= mirror {
+                out.push(prefix.clone());
+            }
+            return;
+        }
+        for c in 1..=width {
+            if !prefix.contains(&c) {
+                prefix.push(c);
+                extend(prefix, width, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), width, &mut out);
+    out
+}
+
 /// An order listed by variable names.
 struct Custom {
     source: String,
@@ -106,6 +160,8 @@ pub enum OrderSpec {
     RowWise,
     Paper,
     CenterOut,
+    /// Column-wise, columns in this order (1-based column numbers).
+    Columns(Vec<u32>),
     /// Names read from a file.
     Custom {
         path: PathBuf,
@@ -122,6 +178,9 @@ impl OrderSpec {
         match self {
             OrderSpec::Paper => "paper".into(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
+            OrderSpec::Columns(columns) => {
+                format!("columns:{}", columns.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            }
             other => other.resolve(BoardSize { width: 1, height: 1 }, EncodingKind::Compressed).name(),
         }
     }
@@ -132,6 +191,7 @@ impl OrderSpec {
             OrderSpec::ColumnWise => Box::new(Geometric::ColumnWise),
             OrderSpec::RowWise => Box::new(Geometric::RowWise),
             OrderSpec::CenterOut => Box::new(Geometric::CenterOut),
+            OrderSpec::Columns(columns) => Box::new(ColumnPermutation { columns: columns.clone() }),
             OrderSpec::Paper if size.height > size.width && encoding == EncodingKind::Cellwise => {
                 Box::new(Geometric::RowWise)
             }
@@ -157,10 +217,19 @@ impl FromStr for OrderSpec {
             "row-wise" => Ok(OrderSpec::RowWise),
             "paper" => Ok(OrderSpec::Paper),
             "center-out" => Ok(OrderSpec::CenterOut),
+            _ if s.starts_with("columns:") => {
+                let list = &s["columns:".len()..];
+                let columns = list
+                    .split(',')
+                    .map(|t| t.trim().parse::<u32>().ok().filter(|&c| (1..=13).contains(&c)))
+                    .collect::<Option<Vec<u32>>>()
+                    .ok_or_else(|| format!("bad order '{s}': expected columns:C1,C2,... with columns 1..=13"))?;
+                Ok(OrderSpec::Columns(columns))
+            }
             _ => {
                 let Some(path) = s.strip_prefix("custom:") else {
                     return Err(format!(
-                        "unknown order '{s}' (expected one of {} or custom:FILE)",
+                        "unknown order '{s}' (expected one of {}, columns:C1,C2,... or custom:FILE)",
                         OrderSpec::BUILT_IN.join(", ")
                     ));
                 };

@@ -11,7 +11,8 @@
 //! max_cells = 25
 //! boards = ["7x4"]            # added as they are
 //! encodings = ["compressed"]  # default: compressed
-//! orders = ["paper"]          # default: paper
+//! orders = ["paper"]          # default: paper; "columns:all" = every column
+//!                             # order up to mirror image (boards up to 8 wide)
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or monolithic, columns)
@@ -31,9 +32,15 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::bdd::Config;
+use crate::encoding::order::column_permutations;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::{BoardSize, MAX_SIDE};
 use crate::search::{ImageStrategy, TerminalStrategy};
+
+/// The order list entry that stands for every column permutation.
+const ALL_COLUMN_ORDERS: &str = "columns:all";
+/// Widest board for which `columns:all` is expanded (8!/2 = 20,160 orders).
+const MAX_PERMUTED_WIDTH: u8 = 8;
 
 /// A spec that cannot be used; the message names the file and the key.
 #[derive(Debug, thiserror::Error)]
@@ -297,8 +304,14 @@ impl ExperimentSpec {
     /// The runs of one grid.
     fn grid_runs(&self, g: &Grid, at: &str) -> Result<Vec<RunSpec>, String> {
         let boards = Self::boards(g, at)?;
-        for order in &g.orders {
+        for order in g.orders.iter().filter(|o| *o != ALL_COLUMN_ORDERS) {
             order.parse::<OrderSpec>().map_err(|e| format!("{at}.orders: {e}"))?;
+        }
+        if g.orders.iter().any(|o| o == ALL_COLUMN_ORDERS) {
+            if let Some(b) = boards.iter().find(|b| b.width > MAX_PERMUTED_WIDTH) {
+                let reason = format!("{ALL_COLUMN_ORDERS} on the {b} board: at most {MAX_PERMUTED_WIDTH} columns");
+                return Err(format!("{at}.orders: {reason} (list the orders instead)"));
+            }
         }
         let lists = [
             ("boards", boards.len()),
@@ -317,8 +330,19 @@ impl ExperimentSpec {
         }
         let mut runs = Vec::new();
         for b in &boards {
+            let orders: Vec<String> = g
+                .orders
+                .iter()
+                .flat_map(|o| match o.as_str() {
+                    ALL_COLUMN_ORDERS => column_permutations(b.width as u32)
+                        .into_iter()
+                        .map(|p| OrderSpec::Columns(p).name())
+                        .collect(),
+                    _ => vec![o.clone()],
+                })
+                .collect();
             for &encoding in &g.encodings {
-                for order in &g.orders {
+                for order in &orders {
                     for &pass in &g.passes {
                         for &terminal in &g.terminal {
                             for &image in &g.image {

@@ -54,6 +54,9 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["count", "-W", "4", "-H", "4", "--encoding", "bits"], "bits"),
         (vec!["count", "-W", "4", "-H", "4", "--order", &partial_order], "missing"),
         (vec!["count", "-W", "4", "-H", "4", "--order", "custom:/no/such/file"], "/no/such/file"),
+        (vec!["count", "-W", "4", "-H", "4", "--order", "columns:1,2,3"], "columns:1,2,3"),
+        (vec!["count", "-W", "4", "-H", "4", "--order", "columns:1,2,3,3"], "columns:1,2,3,3"),
+        (vec!["count", "-W", "4", "-H", "4", "--order", "columns:1,x"], "columns:1,x"),
         (vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"], "0.5"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
     ];
