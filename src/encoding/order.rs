@@ -59,7 +59,7 @@ impl VariableOrder for Geometric {
                     match self {
                         Geometric::ColumnWise => (1, c, r, v.slot),
                         Geometric::RowWise => (1, r, c, v.slot),
-                        Geometric::CenterOut => (1, (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32, r, v.slot),
+                        Geometric::CenterOut => (1, centre_distance(c, w), r, v.slot),
                     }
                 }
             }
@@ -94,6 +94,19 @@ impl VariableOrder for ColumnPermutation {
         idx.sort_by_key(|&i| key(&vars[i]));
         Ok(idx)
     }
+}
+
+/// The centre-out rank of column `c` (0-based) on a board `w` wide: distance
+/// from the centre, the left column of a pair first.
+fn centre_distance(c: i32, w: i32) -> i32 {
+    (2 * c - (w - 1)).abs() * 2 + (2 * c > w - 1) as i32
+}
+
+/// The columns (1-based) in centre-out order, e.g. 3,2,4,1,5 on 5 columns.
+pub fn center_out_columns(width: u32) -> Vec<u32> {
+    let mut columns: Vec<u32> = (1..=width).collect();
+    columns.sort_by_key(|&c| centre_distance(c as i32 - 1, width as i32));
+    columns
 }
 
 /// Every permutation of the columns `1..=width` up to mirror image (the

@@ -334,10 +334,9 @@ impl ExperimentSpec {
                 .orders
                 .iter()
                 .flat_map(|o| match o.as_str() {
-                    ALL_COLUMN_ORDERS => column_permutations(b.width as u32)
-                        .into_iter()
-                        .map(|p| OrderSpec::Columns(p).name())
-                        .collect(),
+                    ALL_COLUMN_ORDERS => {
+                        column_permutations(b.width as u32).into_iter().map(|p| OrderSpec::Columns(p).name()).collect()
+                    }
                     _ => vec![o.clone()],
                 })
                 .collect();

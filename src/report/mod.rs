@@ -193,6 +193,14 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         out.chart(&name, &chart, "BDD nodes per ply for every variable order run on the board")?;
     }
 
+    if let Some(text) = tables::orders_solve_markdown(&archive) {
+        write_file(&opts.plots.join("orders-solve.md"), &text)?;
+        out.note(
+            "orders-solve.md".into(),
+            "variable orders for the strong solution: best, worst, column-wise, centre-out",
+        );
+    }
+
     // Table 1 as pictures.
     let paper_pts = |y: &dyn Fn(&data::PaperTable1Row) -> f64| Series {
         name: "paper".into(),

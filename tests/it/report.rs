@@ -23,7 +23,7 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     )
     .unwrap();
     let solve = dir.path().join("solve.toml");
-    std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\n").unwrap();
+    std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\norders = [\"paper\", \"center-out\", \"columns:2,4,1,3\"]\n").unwrap();
     for s in [&spec, &solve] {
         let out = c4bdd(&["sweep", s.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -51,6 +51,11 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
             assert!(len > 5_000, "{} is missing or empty ({len} bytes)", file.display());
         }
     }
+    let orders = std::fs::read_to_string(plots.join("orders-solve.md")).unwrap();
+    for order in ["| paper |", "| center-out |", "| columns:2,4,1,3 |"] {
+        assert!(orders.contains(order), "every solve order of the 4x4 sweep is ranked: {orders}");
+    }
+    assert!(orders.contains("| 4x4 | compressed | 3 |") && orders.contains("| draw |"), "{orders}");
     let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
     assert!(readme.contains("figure2a-5x4.png") && readme.contains("c4bdd report"));
     let account = std::fs::read_to_string(&repro).unwrap();

@@ -266,11 +266,14 @@ fn all_column_orders_expand_per_board_up_to_mirror_image() {
     let dir = tempfile::tempdir().unwrap();
     let body = "[grid]\nboards = [\"4x3\", \"3x3\"]\norders = [\"columns:all\", \"paper\"]\n";
     let spec = c4bdd::experiment::ExperimentSpec::load(&write_spec(dir.path(), "perms", body)).unwrap();
-    let orders: Vec<String> = spec.runs().unwrap().iter().map(|r| format!("{}x{} {}", r.width, r.height, r.order)).collect();
+    let orders: Vec<String> =
+        spec.runs().unwrap().iter().map(|r| format!("{}x{} {}", r.width, r.height, r.order)).collect();
     // 4!/2 = 12 orders for 4 columns, 3!/2 = 3 for 3, each board also with "paper".
     assert_eq!(orders.len(), 12 + 1 + 3 + 1, "{orders:?}");
     assert_eq!(orders[0], "4x3 columns:1,2,3,4");
-    assert!(orders.contains(&"4x3 columns:2,1,3,4".to_string()) && !orders.contains(&"4x3 columns:3,4,2,1".to_string()));
+    assert!(
+        orders.contains(&"4x3 columns:2,1,3,4".to_string()) && !orders.contains(&"4x3 columns:3,4,2,1".to_string())
+    );
     assert_eq!(orders[13..], ["3x3 columns:1,2,3", "3x3 columns:1,3,2", "3x3 columns:2,1,3", "3x3 paper"]);
     let wide = "[grid]\nboards = [\"9x2\"]\norders = [\"columns:all\"]\n";
     let err = c4bdd::experiment::ExperimentSpec::load(&write_spec(dir.path(), "wide", wide)).unwrap_err().to_string();
