@@ -3,8 +3,9 @@
 //!
 //! `minimize(f, care)` returns a BDD that agrees with `f` wherever `care`
 //! holds and is free elsewhere; it is usually smaller than `f` (not always)
-//! and depends on no variable that `f` does not depend on. The retrograde solve uses it on sets of states whose values
-//! matter only on the reachable states of their ply.
+//! and depends on no variable that `f` does not depend on. Use it where only
+//! part of the space matters, e.g. a ply's win/draw/loss sets, whose values
+//! matter only on the reachable states of that ply.
 
 use super::cache::Op;
 use super::manager::{Manager, Step};
