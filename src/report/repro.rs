@@ -134,10 +134,13 @@ experiments/figure2.toml`.\n\nOurs: {}.\n\nStatus: {}.\n\n",
         "## 6x6 solved in 2:13 h with 32 GB\n\nCommand: `c4bdd sweep experiments/solve_6x6.toml`.\n\nOurs: {}.\n\n\
 Status: {}.\n\n",
         solve66.map_or("not run yet".to_string(), |r| format!(
-            "{} in {}, peak RSS {:.1} GB",
+            "{} in {} (a run resumed from its checkpoint adds the plies' times of every process), peak RSS \
+{:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
             r.row.value.as_deref().unwrap_or("?"),
             hms(r.row.time_s),
-            r.row.peak_rss_bytes as f64 / 1e9
+            r.row.peak_rss_bytes as f64 / 1e9,
+            r.row.peak_nodes,
+            r.row.solution_bytes.unwrap_or(0) as f64 / 1e9
         )),
         if solve66.is_some() { "reproduced" } else { "not yet run" }
     );

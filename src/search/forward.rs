@@ -216,12 +216,14 @@ impl Transition {
     }
 
     /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the relations; collects garbage between relations.
+    /// `ply`, joined over the relations; collects garbage between relations
+    /// (and after the last one of an image).
     fn apply_moves(&self, space: &mut StateSpace, ply: u32, f: Bdd, forward: bool) -> Result<Bdd> {
         let m = &mut space.manager;
         let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
         let mut joined = Bdd::FALSE;
-        for &rel in &self.moves[ply as usize % 2] {
+        let relations = &self.moves[ply as usize % 2];
+        for (k, &rel) in relations.iter().enumerate() {
             let part = with_retry(m, &[f, joined], |m| match (self.pairing, forward) {
                 (Some(pairing), true) => m.image(f, rel, pairing),
                 (Some(pairing), false) => m.preimage(f, rel, pairing),
@@ -229,7 +231,11 @@ impl Transition {
                 (None, false) => m.and_exists(rel, f, set),
             })?;
             joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
-            m.maybe_gc(&[f, joined]);
+            // The retrograde pass collects once per ply: a collection after
+            // its last pre-image would set the next threshold from a peak.
+            if forward || k + 1 < relations.len() {
+                m.maybe_gc(&[f, joined]);
+            }
         }
         Ok(joined)
     }
