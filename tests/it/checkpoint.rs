@@ -181,3 +181,27 @@ fn solve_checkpoints_of_another_setup_or_damaged_are_refused() {
     }
     assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck_s]).status.success(), "restored files resume");
 }
+
+/// Checkpoints and sweep rows store times as JSON numbers and check the
+/// records by a checksum of their re-serialization: every f64 must read back
+/// bit for bit (serde_json's default float parser is not exact).
+#[test]
+fn json_times_read_back_bit_for_bit() {
+    use c4bdd::search::PlyRecord;
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut records = Vec::new();
+    for ply in 0..20_000u32 {
+        // xorshift: times from microseconds to hours, with every digit used.
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let time_s = (x >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((ply % 8) as i32 - 4);
+        records.push(PlyRecord { ply, states: x as u128, bdd_nodes: x >> 40, live_nodes: x >> 35, time_s });
+    }
+    let text = serde_json::to_string(&records).unwrap();
+    let back: Vec<PlyRecord> = serde_json::from_str(&text).unwrap();
+    for (a, b) in records.iter().zip(&back) {
+        assert_eq!(a.time_s.to_bits(), b.time_s.to_bits(), "{} read back as {}", a.time_s, b.time_s);
+    }
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
