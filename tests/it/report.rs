@@ -88,3 +88,22 @@ fn a_malformed_or_missing_csv_is_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/results"));
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn full_bdd_outputs_are_read_back() {
+    use c4bdd::game::{explicit, BoardSize};
+    use c4bdd::report::data::FullBdd;
+    for encoding in ["compressed", "cellwise"] {
+        let out = c4bdd(&["count", "-W", "4", "-H", "4", "--encoding", encoding, "--full-bdd"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let full = FullBdd::parse("full_bdd/x".into(), &text).expect("the output names the union");
+        let total: u128 =
+            explicit::count_plies(BoardSize::new(4, 4).unwrap(), true).unwrap().iter().map(|&c| c as u128).sum();
+        assert_eq!((full.board.as_str(), full.encoding.as_str(), full.positions), ("4x4", encoding, total));
+        assert!(full.nodes > 0);
+        // An output cut before the union's line is not a result.
+        let cut: String = text.lines().take(5).collect::<Vec<_>>().join("\n");
+        assert_eq!(FullBdd::parse("full_bdd/x".into(), &cut), None);
+    }
+}
