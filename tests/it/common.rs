@@ -64,6 +64,23 @@ pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
 }
 
 /// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
+/// Run the binary with `args` and kill it (SIGKILL) as soon as `ready`
+/// holds (polled every 2 ms), or after `timeout_s` seconds.
+pub fn kill_when(args: &[&str], ready: impl Fn() -> bool, timeout_s: f64) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !ready() && start.elapsed().as_secs_f64() < timeout_s && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+}
+
 pub fn kill_after(args: &[&str], seconds: f64) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
         .args(args)
