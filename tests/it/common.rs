@@ -63,7 +63,6 @@ pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
         .collect()
 }
 
-/// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
 /// Run the binary with `args` and kill it (SIGKILL) as soon as `ready`
 /// holds (polled every 2 ms), or after `timeout_s` seconds.
 pub fn kill_when(args: &[&str], ready: impl Fn() -> bool, timeout_s: f64) {
@@ -81,14 +80,7 @@ pub fn kill_when(args: &[&str], ready: impl Fn() -> bool, timeout_s: f64) {
     child.wait().unwrap();
 }
 
+/// Start the binary with `args` and kill it (SIGKILL) after `seconds`.
 pub fn kill_after(args: &[&str], seconds: f64) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs_f64(seconds));
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_when(args, || false, seconds);
 }
