@@ -20,7 +20,7 @@ use std::str::FromStr;
 
 use super::{EncodingKind, StateVar};
 use crate::error::{Error, Result};
-use crate::game::BoardSize;
+use crate::game::{BoardSize, MAX_SIDE};
 
 /// An arrangement of state variables; implement it to add an order.
 pub trait VariableOrder {
@@ -234,9 +234,11 @@ impl FromStr for OrderSpec {
                 let list = &s["columns:".len()..];
                 let columns = list
                     .split(',')
-                    .map(|t| t.trim().parse::<u32>().ok().filter(|&c| (1..=13).contains(&c)))
+                    .map(|t| t.trim().parse::<u32>().ok().filter(|&c| (1..=MAX_SIDE as u32).contains(&c)))
                     .collect::<Option<Vec<u32>>>()
-                    .ok_or_else(|| format!("bad order '{s}': expected columns:C1,C2,... with columns 1..=13"))?;
+                    .ok_or_else(|| {
+                        format!("bad order '{s}': expected columns:C1,C2,... with columns 1..={MAX_SIDE}")
+                    })?;
                 Ok(OrderSpec::Columns(columns))
             }
             _ => {

@@ -216,8 +216,10 @@ impl Transition {
     }
 
     /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the relations; collects garbage between relations
-    /// (and after the last one of an image).
+    /// `ply`, joined over the relations; collects garbage between relations.
+    /// After the last one each pass decides: the forward pass collects once
+    /// per image, the retrograde pass once per ply (a collection after its
+    /// pre-image would set the next threshold from a peak).
     fn apply_moves(&self, space: &mut StateSpace, ply: u32, f: Bdd, forward: bool) -> Result<Bdd> {
         let m = &mut space.manager;
         let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
@@ -231,9 +233,7 @@ impl Transition {
                 (None, false) => m.and_exists(rel, f, set),
             })?;
             joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
-            // The retrograde pass collects once per ply: a collection after
-            // its last pre-image would set the next threshold from a peak.
-            if forward || k + 1 < relations.len() {
+            if k + 1 < relations.len() {
                 m.maybe_gc(&[f, joined]);
             }
         }
@@ -355,5 +355,7 @@ pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -
         alive = with_retry(m, &[alive], |m| m.diff(alive, t))?;
         m.maybe_gc(&[alive]);
     }
-    rules.image(space, ply, alive)
+    let next = rules.image(space, ply, alive)?;
+    space.manager.maybe_gc(&[alive, next]);
+    Ok(next)
 }
