@@ -262,6 +262,29 @@ fn further_grids_append_their_runs_once() {
 }
 
 #[test]
+fn shipped_specs_load_and_table1_covers_the_paper_compressed_first() {
+    for entry in std::fs::read_dir(repo_file("experiments")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let spec = c4bdd::experiment::ExperimentSpec::load(&path).unwrap();
+            assert!(!spec.runs().unwrap().is_empty(), "{}", path.display());
+        }
+    }
+    let spec = c4bdd::experiment::ExperimentSpec::load(Path::new(&repo_file("experiments/table1.toml"))).unwrap();
+    let runs = spec.runs().unwrap();
+    let mut paper: Vec<(u8, u8)> = paper_table1().iter().map(|(b, _)| (b.width, b.height)).collect();
+    paper.sort();
+    for (k, encoding) in ["compressed", "cellwise"].iter().enumerate() {
+        let half = &runs[k * paper.len()..(k + 1) * paper.len()];
+        assert!(half.iter().all(|r| r.encoding.name() == *encoding && r.key().ends_with("/count/whole/in-place")));
+        let mut boards: Vec<(u8, u8)> = half.iter().map(|r| (r.width, r.height)).collect();
+        boards.sort();
+        assert_eq!(boards, paper, "{encoding}: every board of the paper's Table 1 once");
+    }
+    assert_eq!(runs.len(), 2 * paper.len());
+}
+
+#[test]
 fn all_column_orders_expand_per_board_up_to_mirror_image() {
     let dir = tempfile::tempdir().unwrap();
     let body = "[grid]\nboards = [\"4x3\", \"3x3\"]\norders = [\"columns:all\", \"paper\"]\n";
