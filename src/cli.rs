@@ -211,6 +211,9 @@ pub struct ManagerArgs {
     /// Node slots per computed-cache entry (1 = as many entries as slots).
     #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cache_ratio: u64,
+    /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
 }
 
 impl ManagerArgs {
@@ -224,6 +227,7 @@ impl ManagerArgs {
             gc_min_live: self.gc_min_live,
             gc_growth: self.gc_growth,
             cache_ratio: self.cache_ratio as usize,
+            threads: self.threads as usize,
             ..Config::default()
         })
     }

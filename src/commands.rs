@@ -44,7 +44,11 @@ pub fn count(args: CountArgs) -> Result<()> {
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     let order = space.order_name.clone();
     let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
-    println!("board {size}, encoding {}, order {order}, image {image}, terminal {term}", args.encoding.encoding);
+    println!(
+        "board {size}, encoding {}, order {order}, image {image}, terminal {term}, threads {}",
+        args.encoding.encoding,
+        space.manager.threads()
+    );
     println!("{:>4} {:>22} {:>12} {:>12} {:>9}", "ply", "states", "bdd_nodes", "live_nodes", "time_s");
     let rules = Transition::build(&mut space, &opts)?;
     let (mut checkpoint, resume) = match &args.checkpoint {
@@ -165,8 +169,10 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     let mut csv = open_csv(args.csv.as_deref())?;
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     println!(
-        "board {size}, encoding {}, order {}: forward pass, then plies from the last",
-        args.encoding.encoding, space.order_name
+        "board {size}, encoding {}, order {}, threads {}: forward pass, then plies from the last",
+        args.encoding.encoding,
+        space.order_name,
+        space.manager.threads()
     );
     let mut checkpoint = match &args.checkpoint {
         Some(dir) => Some(SolveCheckpoint::open(dir, &mut space, &opts)?),

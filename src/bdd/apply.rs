@@ -64,7 +64,10 @@ impl Manager {
     }
 
     fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
-        let r = self.apply_rec(op, f.0, g.0);
+        let r = match self.threads() {
+            1 => self.apply_rec(op, f.0, g.0),
+            _ => self.parallel(|s| s.apply(op, f.0, g.0, 0)),
+        };
         self.lift(r)
     }
 
@@ -83,9 +86,10 @@ impl Manager {
         Ok(r)
     }
 
-    /// The result of `op(f, g)` when it follows without recursion.
+    /// The result of `op(f, g)` when it follows without recursion:
+    /// `Ok(r)`, or `Err(x)` for the negation of `x`.
     #[inline(always)]
-    fn apply_terminal(&mut self, op: Op, f: u32, g: u32) -> Option<Step> {
+    pub(crate) fn apply_terminal_case(op: Op, f: u32, g: u32) -> Option<std::result::Result<u32, u32>> {
         const F: u32 = 0;
         const T: u32 = 1;
         let r = match op {
@@ -104,21 +108,21 @@ impl Manager {
             Op::Xor => match (f, g) {
                 _ if f == g => F,
                 (F, x) | (x, F) => x,
-                (T, x) | (x, T) => return Some(self.not_rec(x)),
+                (T, x) | (x, T) => return Some(Err(x)),
                 _ => return None,
             },
             Op::Diff => match (f, g) {
                 (F, _) | (_, T) => F,
                 (x, F) => x,
                 _ if f == g => F,
-                (T, x) => return Some(self.not_rec(x)),
+                (T, x) => return Some(Err(x)),
                 _ => return None,
             },
             Op::Imp => match (f, g) {
                 (F, _) | (_, T) => T,
                 (T, x) => x,
                 _ if f == g => T,
-                (x, F) => return Some(self.not_rec(x)),
+                (x, F) => return Some(Err(x)),
                 _ => return None,
             },
             _ => unreachable!("apply_rec called with {op:?}"),
@@ -127,8 +131,10 @@ impl Manager {
     }
 
     pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
-        if let Some(r) = self.apply_terminal(op, f, g) {
-            return r;
+        match Self::apply_terminal_case(op, f, g) {
+            Some(Ok(r)) => return Ok(r),
+            Some(Err(x)) => return self.not_rec(x),
+            None => {}
         }
         let (f, g) = match op {
             Op::And | Op::Or | Op::Xor if f > g => (g, f),

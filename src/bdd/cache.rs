@@ -1,6 +1,10 @@
 //! Computed cache: direct-mapped and lossy, keyed by `(op, a, b, c)`.
 //!
-//! Invariants: the length is a power of two; an entry with `op == 0` is empty;
+//! An entry's `op` word holds the operation's tag in its low 8 bits and, in
+//! its upper 24 bits, a version the parallel operations use to detect torn
+//! reads (see `par.rs`).
+//!
+//! Invariants: the length is a power of two; an entry with tag 0 is empty;
 //! every node index stored in a non-empty entry (operands marked as nodes by
 //! [`Op::node_operands`], and the result) refers to a live node. The GC keeps
 //! this true by dropping entries that mention a freed node.
@@ -92,7 +96,7 @@ impl Op {
 
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
-struct Entry {
+pub(crate) struct Entry {
     op: u32,
     a: u32,
     b: u32,
@@ -101,12 +105,15 @@ struct Entry {
 }
 
 pub(crate) struct Cache {
-    entries: Vec<Entry>,
-    shift: u32,
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) shift: u32,
 }
 
+/// The tag bits of an entry's `op` word.
+pub(crate) const TAG_MASK: u32 = 0xff;
+
 #[inline(always)]
-fn slot(op: u32, a: u32, b: u32, c: u32, shift: u32) -> usize {
+pub(crate) fn slot(op: u32, a: u32, b: u32, c: u32, shift: u32) -> usize {
     let h = (a as u64 | (b as u64) << 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (c as u64 | (op as u64) << 32).wrapping_mul(0xD6E8_FEB8_6659_FD93);
     ((h ^ (h >> 32)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> shift) as usize
@@ -130,7 +137,7 @@ impl Cache {
     #[inline]
     pub fn get(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
         let e = &self.entries[slot(op as u32, a, b, c, self.shift)];
-        (e.op == op as u32 && e.a == a && e.b == b && e.c == c).then_some(e.result)
+        (e.op & TAG_MASK == op as u32 && e.a == a && e.b == b && e.c == c).then_some(e.result)
     }
 
     #[inline]
@@ -147,8 +154,8 @@ impl Cache {
         }
         let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
         self.shift = 64 - len.trailing_zeros();
-        for e in old.into_iter().filter(|e| e.op != 0) {
-            self.entries[slot(e.op, e.a, e.b, e.c, self.shift)] = e;
+        for e in old.into_iter().filter(|e| e.op & TAG_MASK != 0) {
+            self.entries[slot(e.op & TAG_MASK, e.a, e.b, e.c, self.shift)] = e;
         }
     }
 
@@ -157,7 +164,7 @@ impl Cache {
     pub fn retain_live(&mut self, live: impl Fn(u32) -> bool) -> usize {
         let mut kept = 0;
         for e in &mut self.entries {
-            if e.op == 0 {
+            if e.op & TAG_MASK == 0 {
                 continue;
             }
             if Self::entry_live(e, &live) {
@@ -176,11 +183,11 @@ impl Cache {
 
     /// Index of the first entry that mentions a node for which `live` is false.
     pub fn first_stale(&self, live: impl Fn(u32) -> bool) -> Option<usize> {
-        self.entries.iter().position(|e| e.op != 0 && !Self::entry_live(e, &live))
+        self.entries.iter().position(|e| e.op & TAG_MASK != 0 && !Self::entry_live(e, &live))
     }
 
     fn entry_live(e: &Entry, live: &impl Fn(u32) -> bool) -> bool {
-        let (b_node, c_node) = Op::ALL[e.op as usize - 1].node_operands();
+        let (b_node, c_node) = Op::ALL[(e.op & TAG_MASK) as usize - 1].node_operands();
         live(e.a) && live(e.result) && (!b_node || live(e.b)) && (!c_node || live(e.c))
     }
 }

@@ -45,12 +45,8 @@ impl Manager {
                 return Err(format!("node {i} is missing from its unique-table chain"));
             }
         }
-        if free != self.table.free_count() || free != self.table.walk_free_list() {
-            return Err(format!(
-                "free list: {free} free slots, {} recorded, {} linked",
-                self.table.free_count(),
-                self.table.walk_free_list()
-            ));
+        if free != self.table.free_count() || !self.table.free_stack_is_exact() {
+            return Err(format!("free stack: {free} free slots, {} on the stack", self.table.free_count()));
         }
         if let Some(p) = self.pins.keys().find(|&&p| !live(p)) {
             return Err(format!("pinned node {p} is not live"));

@@ -34,6 +34,14 @@ pub struct Config {
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
     pub gc_growth: f64,
+    /// Threads of the Boolean operations and (pre-)images: 1 runs them on
+    /// the calling thread, more on a pool of that many threads (`par.rs`).
+    #[serde(default = "one")]
+    pub threads: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl Default for Config {
@@ -45,6 +53,7 @@ impl Default for Config {
             max_cache_entries: 1 << 26,
             gc_min_live: 1 << 20,
             gc_growth: 2.0,
+            threads: 1,
         }
     }
 }
@@ -86,6 +95,8 @@ pub struct Manager {
     pub(crate) stats: Stats,
     pub(crate) gc_next: usize,
     cache_grow_at: usize,
+    /// The threads of parallel operations (`config.threads > 1` only).
+    pool: Option<rayon::ThreadPool>,
 }
 
 /// Internal result of recursive operations: the error is a zero-sized marker
@@ -100,6 +111,14 @@ impl Manager {
         let cache = Cache::new(cache_len);
         let cache_grow_at = cache.len().saturating_mul(config.cache_ratio.max(1));
         let gc_next = config.gc_min_live;
+        let mut config = config;
+        let pool = match config.threads {
+            0 | 1 => None,
+            n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
+        };
+        if pool.is_none() {
+            config.threads = 1;
+        }
         Manager {
             table,
             cache,
@@ -114,6 +133,43 @@ impl Manager {
             stats: Stats::default(),
             gc_next,
             cache_grow_at,
+            pool,
+        }
+    }
+
+    /// Threads of the parallel operations (1: none).
+    #[inline]
+    pub fn threads(&self) -> usize {
+        self.config.threads
+    }
+
+    /// Run a parallel operation (see `par.rs`), reserving more slots and
+    /// running it again while it runs out of reserved slots below the limit.
+    pub(crate) fn parallel(&mut self, op: impl Fn(&super::par::Shared) -> Step + Sync) -> Step {
+        loop {
+            self.table.reserve_parallel();
+            let live_before = self.table.live();
+            let pool = self.pool.take().expect("a pool when threads > 1");
+            let threads = pool.current_num_threads();
+            let shared = super::par::Shared::new(self, threads);
+            let r = pool.install(|| op(&shared));
+            let (outcome, len, free_top, spare) = shared.finish();
+            self.pool = Some(pool);
+            self.table.finish_parallel(len, free_top, spare);
+            for k in 0..outcome.steps.len() {
+                self.stats.steps[k] += outcome.steps[k];
+                self.stats.cache_hits[k] += outcome.hits[k];
+            }
+            let live = self.table.live();
+            self.stats.nodes_created += live.saturating_sub(live_before) as u64;
+            self.stats.peak_live = self.stats.peak_live.max(live as u64 - 2);
+            if self.table.slots() > self.cache_grow_at {
+                self.grow_cache();
+            }
+            match r {
+                Err(Full) if self.table.can_grow() => continue,
+                r => return r,
+            }
         }
     }
 

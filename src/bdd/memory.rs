@@ -50,3 +50,11 @@ fn grow<T>(v: &mut Vec<T>) {
     v.reserve_exact(v.capacity().max(16));
     advise_huge(v);
 }
+
+/// Make the capacity at least `total` elements (advised).
+pub(crate) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
+    if v.capacity() < total {
+        v.reserve_exact(total - v.len());
+        advise_huge(v);
+    }
+}

@@ -26,6 +26,7 @@ mod memory;
 mod minimize;
 mod node;
 mod pairing;
+mod par;
 mod quant;
 mod stats;
 mod unique;

@@ -28,13 +28,25 @@ pub struct Pairing(pub(crate) u32);
 
 pub(crate) struct PairingData {
     /// `pair[level]`: the pair a level belongs to, or `NO_PAIR`.
-    pair: Vec<u32>,
+    pub(crate) pair: Vec<u32>,
     /// Per pair, in level order: the upper level (the lower one is next).
-    upper: Vec<u32>,
+    pub(crate) upper: Vec<u32>,
     /// `identity[p]`: the relation `x_q = y_q` for every pair `q >= p`
     /// (`identity[pairs] = true`); pinned while the pairing is registered,
     /// empty once it is released.
-    identity: Vec<u32>,
+    pub(crate) identity: Vec<u32>,
+}
+
+impl PairingData {
+    /// The pair of a level (`pairs` for the terminals' level).
+    #[inline(always)]
+    pub(crate) fn pair_of_level(&self, level: u32) -> u32 {
+        if level == TERMINAL_LEVEL {
+            self.upper.len() as u32
+        } else {
+            self.pair[level as usize]
+        }
+    }
 }
 
 const NO_PAIR: u32 = u32::MAX;
@@ -97,7 +109,10 @@ impl Manager {
     /// under `relation` (over both), again over the upper variables.
     pub fn image(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
-        let r = self.pair_rec(Op::Image, f.0, relation.0, pairing.0);
+        let r = match self.threads() {
+            1 => self.pair_rec(Op::Image, f.0, relation.0, pairing.0),
+            _ => self.parallel(|s| s.pair(Op::Image, f.0, relation.0, pairing.0, 0)),
+        };
         self.lift(r)
     }
 
@@ -105,19 +120,17 @@ impl Manager {
     /// under `relation` (over both), again over the upper variables.
     pub fn preimage(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
-        let r = self.pair_rec(Op::Preimage, f.0, relation.0, pairing.0);
+        let r = match self.threads() {
+            1 => self.pair_rec(Op::Preimage, f.0, relation.0, pairing.0),
+            _ => self.parallel(|s| s.pair(Op::Preimage, f.0, relation.0, pairing.0, 0)),
+        };
         self.lift(r)
     }
 
     /// The pair of a node's level (`pairs` for terminals).
     #[inline(always)]
     fn pair_of(&self, data: &PairingData, f: u32) -> u32 {
-        let level = self.level(f);
-        if level == TERMINAL_LEVEL {
-            data.upper.len() as u32
-        } else {
-            data.pair[level as usize]
-        }
+        data.pair_of_level(self.level(f))
     }
 
     fn pair_rec(&mut self, op: Op, f: u32, t: u32, id: u32) -> Step {

@@ -3,14 +3,14 @@
 //! Invariants:
 //! - slots 0 and 1 are the terminals FALSE and TRUE and are never freed;
 //! - every other slot is either live (a variable level) or free
-//!   (`level == FREE_LEVEL`, linked into the free list through `next`);
+//!   (`level == FREE_LEVEL`, its index on the free stack once);
 //! - every live internal node is in exactly one hash chain, the one of its
 //!   bucket, and no two live nodes have the same `(level, low, high)`;
 //! - `buckets.len()` is a power of two and at least the number of slots, so
 //!   chains stay short (load factor at most 1);
 //! - slots never move: a node keeps its index until it is freed by a GC.
 
-use super::memory::{filled, reserve_one};
+use super::memory::{filled, reserve_one, reserve_total};
 use super::node::{Node, FREE_LEVEL, NIL};
 
 /// The table is at its configured node limit.
@@ -24,16 +24,26 @@ pub(crate) struct NodeTable {
     buckets: Vec<u32>,
     /// `64 - log2(buckets.len())`: the hash keeps its top bits.
     shift: u32,
-    /// Head of the free list.
-    free_head: u32,
-    /// Length of the free list.
-    free_count: usize,
+    /// Free slots; the lowest index is on top (handed out first).
+    free: Vec<u32>,
     /// Most slots the arena may hold (terminals included).
     max_nodes: usize,
 }
 
+/// See [`NodeTable::parallel_parts`].
+pub(crate) struct ParallelParts {
+    pub nodes: *mut Node,
+    pub cap: usize,
+    pub len: usize,
+    pub free: *const u32,
+    pub free_len: usize,
+    pub buckets: *mut u32,
+    pub bucket_len: usize,
+    pub bucket_shift: u32,
+}
+
 #[inline(always)]
-fn hash(level: u32, low: u32, high: u32) -> u64 {
+pub(crate) fn hash(level: u32, low: u32, high: u32) -> u64 {
     let key = ((high as u64) << 32) | low as u64;
     let mixed = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (level as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
     (mixed ^ (mixed >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
@@ -51,8 +61,7 @@ impl NodeTable {
             nodes,
             buckets: filled(bucket_len, NIL),
             shift: 64 - bucket_len.trailing_zeros(),
-            free_head: NIL,
-            free_count: 0,
+            free: Vec::new(),
             max_nodes,
         }
     }
@@ -60,7 +69,7 @@ impl NodeTable {
     /// Slots in use (live nodes, terminals included).
     #[inline]
     pub fn live(&self) -> usize {
-        self.nodes.len() - self.free_count
+        self.nodes.len() - self.free.len()
     }
 
     /// Slots ever allocated (live or free).
@@ -76,7 +85,7 @@ impl NodeTable {
 
     /// Bytes held by the arena and the bucket array.
     pub fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.buckets.len() * 4
+        self.nodes.capacity() * std::mem::size_of::<Node>() + (self.buckets.len() + self.free.capacity()) * 4
     }
 
     /// Raise or lower the node limit (never below the slots already in use).
@@ -108,10 +117,7 @@ impl NodeTable {
     }
 
     fn alloc(&mut self) -> Result<u32, Full> {
-        if self.free_head != NIL {
-            let id = self.free_head;
-            self.free_head = self.nodes[id as usize].next;
-            self.free_count -= 1;
+        if let Some(id) = self.free.pop() {
             return Ok(id);
         }
         if self.nodes.len() >= self.max_nodes {
@@ -124,7 +130,11 @@ impl NodeTable {
     }
 
     fn grow_buckets(&mut self) {
-        let len = self.buckets.len() * 2;
+        self.resize_buckets(self.buckets.len() * 2);
+    }
+
+    /// `len` (a power of two) buckets, every chain rebuilt.
+    fn resize_buckets(&mut self, len: usize) {
         self.buckets = Vec::new();
         self.buckets = filled(len, NIL);
         self.shift = 64 - len.trailing_zeros();
@@ -146,18 +156,15 @@ impl NodeTable {
         freed
     }
 
-    /// Rebuild hash chains and the free list from the slots' levels. Free
-    /// slots are linked so that the lowest index is handed out first.
+    /// Rebuild hash chains and the free stack from the slots' levels. The
+    /// lowest free index ends on top, so it is handed out first.
     fn relink(&mut self) {
         self.buckets.fill(NIL);
-        self.free_head = NIL;
-        self.free_count = 0;
+        self.free.clear();
         for i in (2..self.nodes.len()).rev() {
             let n = self.nodes[i];
             if n.level == FREE_LEVEL {
-                self.nodes[i].next = self.free_head;
-                self.free_head = i as u32;
-                self.free_count += 1;
+                self.free.push(i as u32);
             } else {
                 let bucket = (hash(n.level, n.low, n.high) >> self.shift) as usize;
                 self.nodes[i].next = self.buckets[bucket];
@@ -179,19 +186,67 @@ impl NodeTable {
         false
     }
 
-    /// Number of slots on the free list, counted by walking it.
-    pub fn walk_free_list(&self) -> usize {
-        let mut count = 0;
-        let mut i = self.free_head;
-        while i != NIL && count <= self.nodes.len() {
-            count += 1;
-            i = self.nodes[i as usize].next;
+    /// Make room for a parallel operation: capacity for at least a quarter of
+    /// the slots more (doubling when short, within the node limit) and
+    /// buckets for every slot of that capacity, so that neither has to grow
+    /// while threads insert.
+    pub fn reserve_parallel(&mut self) {
+        let len = self.nodes.len();
+        if self.nodes.capacity() - len < (len / 4).max(1 << 16) {
+            reserve_total(&mut self.nodes, (2 * len).max(len + (1 << 16)).min(self.max_nodes));
         }
-        count
+        let cap = self.nodes.capacity().min(self.max_nodes);
+        if self.buckets.len() < cap {
+            self.resize_buckets(cap.next_power_of_two());
+        }
     }
 
-    /// The free-list length the table believes it has.
+    /// Whether a parallel operation that ran out of slots can get more.
+    pub fn can_grow(&self) -> bool {
+        self.nodes.capacity() < self.max_nodes
+    }
+
+    /// The raw parts a parallel operation shares (see `par.rs`).
+    pub fn parallel_parts(&mut self) -> ParallelParts {
+        ParallelParts {
+            nodes: self.nodes.as_mut_ptr(),
+            cap: self.nodes.capacity().min(self.max_nodes).min(self.buckets.len()),
+            len: self.nodes.len(),
+            free: self.free.as_ptr(),
+            free_len: self.free.len(),
+            buckets: self.buckets.as_mut_ptr(),
+            bucket_len: self.buckets.len(),
+            bucket_shift: self.shift,
+        }
+    }
+
+    /// Take back the table after a parallel operation: the arena holds `len`
+    /// slots (every slot below it written), the free stack its first
+    /// `free_top` entries and then `spare` (free slots, each once).
+    pub fn finish_parallel(&mut self, len: usize, free_top: usize, spare: Vec<u32>) {
+        debug_assert!(len >= self.nodes.len() && len <= self.nodes.capacity());
+        // SAFETY: every slot below `len` was written by the parallel
+        // operation (a node, or a free slot given back) or before it.
+        unsafe { self.nodes.set_len(len) };
+        self.free.truncate(free_top);
+        self.free.extend(spare);
+    }
+
+    /// Whether the free stack holds exactly the free slots, each once.
+    pub fn free_stack_is_exact(&self) -> bool {
+        let mut seen = vec![false; self.nodes.len()];
+        for &i in &self.free {
+            let i = i as usize;
+            if i < 2 || i >= self.nodes.len() || seen[i] || self.nodes[i].level != FREE_LEVEL {
+                return false;
+            }
+            seen[i] = true;
+        }
+        true
+    }
+
+    /// Number of free slots.
     pub fn free_count(&self) -> usize {
-        self.free_count
+        self.free.len()
     }
 }

@@ -52,6 +52,10 @@ pub struct RunRow {
     pub gc_min_live: u64,
     pub gc_growth: f64,
     pub cache_ratio: u64,
+    /// Threads of the BDD operations; empty in archives written before the
+    /// column existed (they ran on one).
+    #[serde(default)]
+    pub threads: Option<u64>,
 }
 
 /// One row of `plies.csv`.
@@ -108,12 +112,12 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 1] = ["cpu_s"];
+const ADDED_COLUMNS: [&str; 2] = ["cpu_s", "threads"];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
 /// of `T` have (it was written by another version of the row schema), except
-/// an older file that lacks only [`ADDED_COLUMNS`]: that one is rewritten
-/// (atomically) with the new columns left empty.
+/// an older file that lacks only some of [`ADDED_COLUMNS`]: that one is
+/// rewritten (atomically) with the missing columns left empty.
 pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
     if !path.exists() || std::fs::metadata(path)?.len() == 0 {
         return Ok(());
@@ -128,18 +132,20 @@ pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
     if found.iter().eq(expected.iter().copied()) {
         return Ok(());
     }
-    let older: Vec<&str> = expected.iter().copied().filter(|c| !ADDED_COLUMNS.contains(c)).collect();
-    if !found.iter().eq(older.iter().copied()) {
+    let missing: Vec<&str> = expected.iter().copied().filter(|c| !found.iter().any(|f| f == *c)).collect();
+    let older = expected.iter().copied().filter(|c| !missing.contains(c));
+    if !missing.iter().all(|c| ADDED_COLUMNS.contains(c)) || !found.iter().eq(older) {
         anyhow::bail!(
             "{} has other columns than this version writes; resume it with the version that wrote it, or use a new --out",
             path.display()
         );
     }
-    upgrade(path, &mut reader, &expected).with_context(|| format!("cannot add the new columns to {}", path.display()))
+    upgrade(path, &mut reader, &expected, &missing)
+        .with_context(|| format!("cannot add the new columns to {}", path.display()))
 }
 
-/// Rewrite a CSV file with the header `expected`, the added columns empty.
-fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str]) -> Result<()> {
+/// Rewrite a CSV file with the header `expected`, the `missing` columns empty.
+fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str], missing: &[&str]) -> Result<()> {
     let tmp = path.with_extension("csv.tmp");
     let mut w = csv::Writer::from_path(&tmp)?;
     w.write_record(expected)?;
@@ -147,7 +153,7 @@ fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str]) -> Re
         let record = record?;
         let mut old = record.iter();
         let row: Vec<&str> =
-            expected.iter().map(|c| if ADDED_COLUMNS.contains(c) { "" } else { old.next().unwrap_or("") }).collect();
+            expected.iter().map(|c| if missing.contains(c) { "" } else { old.next().unwrap_or("") }).collect();
         w.write_record(&row)?;
     }
     w.flush()?;

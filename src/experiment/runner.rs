@@ -294,6 +294,7 @@ fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<Run
         gc_min_live: config.gc_min_live as u64,
         gc_growth: config.gc_growth,
         cache_ratio: config.cache_ratio as u64,
+        threads: Some(config.threads as u64),
     })
 }
 

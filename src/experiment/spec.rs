@@ -25,6 +25,7 @@
 //! memory_bytes = 20e9         # address-space limit per run
 //! [manager]
 //! gc_growth = 2.0
+//! threads = 2                 # threads of the BDD operations in each run
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -148,12 +149,19 @@ pub struct ManagerSettings {
     pub gc_min_live: usize,
     pub gc_growth: f64,
     pub cache_ratio: usize,
+    /// Threads of the BDD operations in each run (runs still run one at a time).
+    pub threads: usize,
 }
 
 impl Default for ManagerSettings {
     fn default() -> ManagerSettings {
         let c = Config::default();
-        ManagerSettings { gc_min_live: c.gc_min_live, gc_growth: c.gc_growth, cache_ratio: c.cache_ratio }
+        ManagerSettings {
+            gc_min_live: c.gc_min_live,
+            gc_growth: c.gc_growth,
+            cache_ratio: c.cache_ratio,
+            threads: c.threads,
+        }
     }
 }
 
@@ -201,6 +209,7 @@ impl RunSpec {
             gc_min_live: self.manager.gc_min_live,
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
+            threads: self.manager.threads,
             ..Config::default()
         }
     }
@@ -294,6 +303,9 @@ impl ExperimentSpec {
         }
         if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
             return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
+        }
+        if self.manager.threads == 0 || self.manager.threads > 256 {
+            return Err(format!("manager.threads: {} must be 1 to 256", self.manager.threads));
         }
         if self.manager.cache_ratio == 0 {
             return Err("manager.cache_ratio must be at least 1".into());

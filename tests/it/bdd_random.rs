@@ -10,7 +10,7 @@ use crate::common::{assignment, manager, truth_table};
 const N: usize = 10;
 
 /// A random formula, built as a BDD and as its truth table side by side.
-fn random_formula(rng: &mut StdRng, m: &mut Manager, x: &[Var], depth: u32) -> (Bdd, Vec<bool>) {
+pub(crate) fn random_formula(rng: &mut StdRng, m: &mut Manager, x: &[Var], depth: u32) -> (Bdd, Vec<bool>) {
     if depth == 0 || rng.random_range(0..5) == 0 {
         let j = rng.random_range(0..N);
         let value = rng.random_bool(0.5);

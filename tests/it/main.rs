@@ -10,6 +10,7 @@ mod cli;
 mod common;
 mod count;
 mod fuzz;
+mod parallel;
 mod report;
 mod solve;
 mod sweep;

@@ -1,0 +1,377 @@
+//! Parallel operations: the binary Boolean operations and the in-place image
+//! and pre-image, on a pool of threads with work stealing (rayon), over the
+//! manager's own node table and computed cache.
+//!
+//! A parallel operation holds the manager exclusively (`&mut self`, so no GC
+//! and no other operation runs) and shares it among its threads as [`Shared`]:
+//! - Nodes are only added. A thread claims slots in batches (from the free
+//!   stack, then past the end of the arena, within the capacity reserved
+//!   before the operation), writes a node into a slot it owns and publishes
+//!   it with a compare-and-swap on its bucket's head (release). Lookups read
+//!   bucket heads with acquire, so a node's fields are visible to every thread
+//!   that finds it, and a published node is never written again. When two
+//!   threads insert the same node, the loser frees its slot.
+//! - Computed-cache entries are written under a per-entry lock (the `op` word
+//!   set to `LOCKED`) and read optimistically, as a sequence lock: the `op`
+//!   word, whose upper 24 bits count the entry's writes, is read before and
+//!   after the fields, and a read that overlapped a write is a miss.
+//! - The arena's capacity and the bucket array do not change during the
+//!   operation. When the reserved slots run out the operation fails with
+//!   `Full`; the manager reserves more and runs it again (the results already
+//!   in the cache make the rerun cheap).
+//!
+//! Statistics are counted per thread and added up afterwards. The results are
+//! the nodes the sequential operations give: the table is canonical.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
+
+use super::cache::{slot, Op, TAG_MASK};
+use super::manager::{Manager, Step};
+use super::node::{Node, FREE_LEVEL};
+use super::pairing::PairingData;
+use super::unique::{hash, Full};
+
+/// Recursion depth below which both branches of a step become parallel tasks.
+const SPAWN_DEPTH: u32 = 12;
+/// Slots a thread claims at once.
+const BATCH: usize = 64;
+/// The `op` word of a cache entry being written.
+const LOCKED: u32 = u32::MAX;
+
+/// Per-thread state: statistics and the slots this thread has claimed.
+#[repr(align(128))]
+#[derive(Default)]
+struct Local {
+    steps: [u64; Op::COUNT],
+    hits: [u64; Op::COUNT],
+    /// Claimed free-stack positions `free[lo..hi]`, handed out from the top.
+    free_lo: usize,
+    free_hi: usize,
+    /// Claimed fresh slots `fresh_lo..fresh_hi`.
+    fresh_lo: usize,
+    fresh_hi: usize,
+    /// Slots this thread claimed but gave back (lost insertion races).
+    spare: Vec<u32>,
+}
+
+/// The manager's tables as shared by the threads of one parallel operation.
+pub(crate) struct Shared<'a> {
+    nodes: *mut Node,
+    /// Slots usable in this operation (the reserved capacity, within the limit).
+    cap: usize,
+    /// The next fresh slot (may run past `cap`; clamped when finishing).
+    len: AtomicUsize,
+    free: *const u32,
+    /// `free[..free_top]` is not yet claimed.
+    free_top: AtomicUsize,
+    buckets: &'a [AtomicU32],
+    bucket_shift: u32,
+    cache: *const [AtomicU32; 5],
+    cache_shift: u32,
+    pairings: &'a [PairingData],
+    locals: Vec<UnsafeCell<Local>>,
+}
+
+// SAFETY: the raw pointers address the manager's node arena, free stack and
+// cache, which the operation holds exclusively; threads write only slots they
+// claimed, publish them through atomics, and access cache entries through
+// atomics only (see the module documentation). `locals[i]` is touched only by
+// pool thread `i`, and never across a call that may run another task.
+unsafe impl Sync for Shared<'_> {}
+
+/// What a finished parallel operation leaves for the manager to account.
+pub(crate) struct Outcome {
+    pub steps: [u64; Op::COUNT],
+    pub hits: [u64; Op::COUNT],
+}
+
+impl<'a> Shared<'a> {
+    /// Share `m`'s tables among `threads` threads. The table must have been
+    /// reserved (`NodeTable::reserve_parallel`).
+    pub(crate) fn new(m: &'a mut Manager, threads: usize) -> Shared<'a> {
+        let parts = m.table.parallel_parts();
+        let cache = &mut m.cache;
+        Shared {
+            nodes: parts.nodes,
+            cap: parts.cap,
+            len: AtomicUsize::new(parts.len),
+            free: parts.free,
+            free_top: AtomicUsize::new(parts.free_len),
+            // SAFETY: AtomicU32 has the size and alignment of u32; the buckets
+            // are only accessed through this view until the operation ends.
+            buckets: unsafe { std::slice::from_raw_parts(parts.buckets as *const AtomicU32, parts.bucket_len) },
+            bucket_shift: parts.bucket_shift,
+            cache: cache.entries.as_mut_ptr() as *const [AtomicU32; 5],
+            cache_shift: cache.shift,
+            pairings: &m.pairings,
+            locals: (0..threads).map(|_| UnsafeCell::new(Local::default())).collect(),
+        }
+    }
+
+    /// Give back the unused claimed slots and return the counts. The caller
+    /// then sets the arena's length to the returned `len` and the free stack
+    /// to its first `free_top` entries plus `spare`.
+    pub(crate) fn finish(self) -> (Outcome, usize, usize, Vec<u32>) {
+        let len = self.len.load(Ordering::Relaxed).min(self.cap);
+        let mut spare = Vec::new();
+        let mut outcome = Outcome { steps: [0; Op::COUNT], hits: [0; Op::COUNT] };
+        for cell in self.locals {
+            let l = cell.into_inner();
+            for k in 0..Op::COUNT {
+                outcome.steps[k] += l.steps[k];
+                outcome.hits[k] += l.hits[k];
+            }
+            // SAFETY: claimed free-stack positions lie below the stack's length.
+            spare.extend((l.free_lo..l.free_hi).map(|i| unsafe { *self.free.add(i) }));
+            for i in l.fresh_lo..l.fresh_hi.min(len) {
+                // SAFETY: the slot lies inside the arena's capacity and was never published.
+                unsafe { self.nodes.add(i).write(Node { level: FREE_LEVEL, ..Node::TERMINAL }) };
+                spare.push(i as u32);
+            }
+            spare.extend(l.spare);
+        }
+        let free_top = self.free_top.load(Ordering::Relaxed);
+        (outcome, len, free_top, spare)
+    }
+
+    /// This thread's state. The reference must not live across a call that
+    /// may run other tasks on this thread (a `join`).
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    fn local(&self) -> &mut Local {
+        let i = rayon::current_thread_index().unwrap_or(0);
+        // SAFETY: only pool thread `i` touches `locals[i]`, and callers drop
+        // the reference before any call that could run another task.
+        unsafe { &mut *self.locals[i].get() }
+    }
+
+    #[inline(always)]
+    fn node(&self, f: u32) -> Node {
+        // SAFETY: `f` is a published node (or a terminal): written before its
+        // release and never written again during the operation.
+        unsafe { *self.nodes.add(f as usize) }
+    }
+
+    #[inline(always)]
+    fn level(&self, f: u32) -> u32 {
+        self.node(f).level
+    }
+
+    #[inline(always)]
+    fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
+        let n = self.node(f);
+        if n.level == level {
+            (n.low, n.high)
+        } else {
+            (f, f)
+        }
+    }
+
+    /// A slot this thread owns, or `Full` when the reserved capacity is used up.
+    fn alloc(&self) -> Result<u32, Full> {
+        let l = self.local();
+        if l.free_hi > l.free_lo {
+            l.free_hi -= 1;
+            // SAFETY: the position was claimed by this thread and lies below the stack's length.
+            return Ok(unsafe { *self.free.add(l.free_hi) });
+        }
+        if l.fresh_lo < l.fresh_hi {
+            l.fresh_lo += 1;
+            return Ok(l.fresh_lo as u32 - 1);
+        }
+        let claim = |t: usize| (t > 0).then(|| t.saturating_sub(BATCH));
+        if let Ok(top) = self.free_top.fetch_update(Ordering::Relaxed, Ordering::Relaxed, claim) {
+            // Claimed free[top - BATCH..top]: hand out the top one now.
+            l.free_lo = top.saturating_sub(BATCH);
+            l.free_hi = top - 1;
+            // SAFETY: the position was claimed by this thread and lies below the stack's length.
+            return Ok(unsafe { *self.free.add(top - 1) });
+        }
+        let start = self.len.fetch_add(BATCH, Ordering::Relaxed);
+        if start >= self.cap {
+            return Err(Full);
+        }
+        l.fresh_lo = start + 1;
+        l.fresh_hi = (start + BATCH).min(self.cap);
+        Ok(start as u32)
+    }
+
+    /// The node `(level, low, high)`, found or inserted.
+    fn mk(&self, level: u32, low: u32, high: u32) -> Step {
+        if low == high {
+            return Ok(low);
+        }
+        let bucket = &self.buckets[(hash(level, low, high) >> self.bucket_shift) as usize];
+        let mut head = bucket.load(Ordering::Acquire);
+        let mut seen = u32::MAX - 1; // no chain ends here: walk to the end
+        let mut id = None;
+        loop {
+            let mut i = head;
+            while i != super::node::NIL && i != seen {
+                let n = self.node(i);
+                if n.level == level && n.low == low && n.high == high {
+                    if let Some(mine) = id {
+                        self.give_back(mine);
+                    }
+                    return Ok(i);
+                }
+                i = n.next;
+            }
+            let mine = match id {
+                Some(mine) => mine,
+                None => self.alloc()?,
+            };
+            id = Some(mine);
+            // SAFETY: the slot is owned by this thread and not yet published.
+            unsafe { self.nodes.add(mine as usize).write(Node { level, low, high, next: head }) };
+            match bucket.compare_exchange(head, mine, Ordering::Release, Ordering::Acquire) {
+                Ok(_) => return Ok(mine),
+                Err(now) => {
+                    // Only the nodes inserted since `head` need checking.
+                    seen = head;
+                    head = now;
+                }
+            }
+        }
+    }
+
+    fn give_back(&self, id: u32) {
+        // SAFETY: the slot is owned by this thread and was never published.
+        unsafe { self.nodes.add(id as usize).write(Node { level: FREE_LEVEL, ..Node::TERMINAL }) };
+        self.local().spare.push(id);
+    }
+
+    #[inline(always)]
+    fn entry(&self, tag: u32, a: u32, b: u32, c: u32) -> &[AtomicU32; 5] {
+        // SAFETY: `slot` is below the cache's length; entries are accessed
+        // only atomically during the operation.
+        unsafe { &*self.cache.add(slot(tag, a, b, c, self.cache_shift)) }
+    }
+
+    /// Count a step of `op` and look it up in the cache.
+    #[inline]
+    fn cached(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
+        self.local().steps[op.index()] += 1;
+        let tag = op as u32;
+        let e = self.entry(tag, a, b, c);
+        let word = e[0].load(Ordering::Acquire);
+        if word & TAG_MASK != tag || word == LOCKED {
+            return None;
+        }
+        let (ea, eb, ec, r) = (
+            e[1].load(Ordering::Relaxed),
+            e[2].load(Ordering::Relaxed),
+            e[3].load(Ordering::Relaxed),
+            e[4].load(Ordering::Relaxed),
+        );
+        fence(Ordering::Acquire);
+        if e[0].load(Ordering::Relaxed) != word || (ea, eb, ec) != (a, b, c) {
+            return None;
+        }
+        self.local().hits[op.index()] += 1;
+        Some(r)
+    }
+
+    #[inline]
+    fn put(&self, op: Op, a: u32, b: u32, c: u32, r: u32) {
+        let tag = op as u32;
+        let e = self.entry(tag, a, b, c);
+        let word = e[0].load(Ordering::Relaxed);
+        if word == LOCKED || e[0].compare_exchange(word, LOCKED, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            return; // another thread is writing this entry: the cache is lossy
+        }
+        fence(Ordering::Release);
+        e[1].store(a, Ordering::Relaxed);
+        e[2].store(b, Ordering::Relaxed);
+        e[3].store(c, Ordering::Relaxed);
+        e[4].store(r, Ordering::Relaxed);
+        let version = ((word >> 8).wrapping_add(1) & 0xff_ffff) << 8;
+        e[0].store(version | tag, Ordering::Release);
+    }
+
+    /// Both halves of a step, in parallel near the top of the recursion.
+    #[inline]
+    fn both(&self, depth: u32, a: impl FnOnce() -> Step + Send, b: impl FnOnce() -> Step + Send) -> (Step, Step) {
+        if depth < SPAWN_DEPTH {
+            rayon::join(a, b)
+        } else {
+            let x = a();
+            if x.is_err() {
+                return (x, Err(Full));
+            }
+            (x, b())
+        }
+    }
+
+    pub(crate) fn not(&self, f: u32, depth: u32) -> Step {
+        if f <= 1 {
+            return Ok(1 - f);
+        }
+        if let Some(r) = self.cached(Op::Not, f, 0, 0) {
+            return Ok(r);
+        }
+        let n = self.node(f);
+        let (low, high) = self.both(depth, || self.not(n.low, depth + 1), || self.not(n.high, depth + 1));
+        let r = self.mk(n.level, low?, high?)?;
+        self.put(Op::Not, f, 0, 0, r);
+        Ok(r)
+    }
+
+    /// `op(f, g)` for the binary operations of [`Manager::apply_rec`].
+    pub(crate) fn apply(&self, op: Op, f: u32, g: u32, depth: u32) -> Step {
+        if let Some(r) = Manager::apply_terminal_case(op, f, g) {
+            return match r {
+                Ok(r) => Ok(r),
+                Err(x) => self.not(x, depth),
+            };
+        }
+        let (f, g) = match op {
+            Op::And | Op::Or | Op::Xor if f > g => (g, f),
+            _ => (f, g),
+        };
+        if let Some(r) = self.cached(op, f, g, 0) {
+            return Ok(r);
+        }
+        let level = self.level(f).min(self.level(g));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let (low, high) = self.both(depth, || self.apply(op, f0, g0, depth + 1), || self.apply(op, f1, g1, depth + 1));
+        let r = self.mk(level, low?, high?)?;
+        self.put(op, f, g, 0, r);
+        Ok(r)
+    }
+
+    /// The in-place image or pre-image of [`Manager::pair_rec`].
+    pub(crate) fn pair(&self, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
+        if f == 0 || t == 0 {
+            return Ok(0);
+        }
+        let data = &self.pairings[id as usize];
+        let p = data.pair_of_level(self.level(f)).min(data.pair_of_level(self.level(t)));
+        if t == data.identity[p as usize] {
+            return Ok(f);
+        }
+        if t == 1 {
+            return Ok(1);
+        }
+        let x = data.upper[p as usize];
+        if let Some(r) = self.cached(op, f, t, id) {
+            return Ok(r);
+        }
+        let (f0, f1) = self.cofactors(f, x);
+        let (t0, t1) = self.cofactors(t, x);
+        let (t00, t01) = self.cofactors(t0, x + 1);
+        let (t10, t11) = self.cofactors(t1, x + 1);
+        let (into0, into1) = if op == Op::Image { ((t00, t10), (t01, t11)) } else { ((t00, t01), (t10, t11)) };
+        let join = |t: (u32, u32)| -> Step {
+            let (a, b) =
+                self.both(depth, || self.pair(op, f0, t.0, id, depth + 1), || self.pair(op, f1, t.1, id, depth + 1));
+            self.apply(Op::Or, a?, b?, depth + 1)
+        };
+        let (low, high) = self.both(depth, || join(into0), || join(into1));
+        let r = self.mk(x, low?, high?)?;
+        self.put(op, f, t, id, r);
+        Ok(r)
+    }
+}
