@@ -16,6 +16,7 @@
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or monolithic, columns)
+//! threads = [1, 2]            # threads of the BDD operations; default 1
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -25,7 +26,6 @@
 //! memory_bytes = 20e9         # address-space limit per run
 //! [manager]
 //! gc_growth = 2.0
-//! threads = 2                 # threads of the BDD operations in each run
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -115,6 +115,9 @@ pub struct Grid {
     pub terminal: Vec<TerminalStrategy>,
     #[serde(default = "default_image")]
     pub image: Vec<ImageStrategy>,
+    /// Threads of the BDD operations (runs still run one at a time).
+    #[serde(default = "default_threads")]
+    pub threads: Vec<usize>,
 }
 
 fn default_encodings() -> Vec<EncodingKind> {
@@ -132,6 +135,14 @@ fn default_terminal() -> Vec<TerminalStrategy> {
 fn default_image() -> Vec<ImageStrategy> {
     vec![ImageStrategy::InPlace]
 }
+fn default_threads() -> Vec<usize> {
+    vec![1]
+}
+fn one() -> usize {
+    1
+}
+/// Most threads a run may ask for.
+const MAX_THREADS: usize = 256;
 
 /// Per-run limits; a run that reaches one is recorded with that status.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -149,19 +160,12 @@ pub struct ManagerSettings {
     pub gc_min_live: usize,
     pub gc_growth: f64,
     pub cache_ratio: usize,
-    /// Threads of the BDD operations in each run (runs still run one at a time).
-    pub threads: usize,
 }
 
 impl Default for ManagerSettings {
     fn default() -> ManagerSettings {
         let c = Config::default();
-        ManagerSettings {
-            gc_min_live: c.gc_min_live,
-            gc_growth: c.gc_growth,
-            cache_ratio: c.cache_ratio,
-            threads: c.threads,
-        }
+        ManagerSettings { gc_min_live: c.gc_min_live, gc_growth: c.gc_growth, cache_ratio: c.cache_ratio }
     }
 }
 
@@ -175,6 +179,9 @@ pub struct RunSpec {
     pub pass: Pass,
     pub terminal: TerminalStrategy,
     pub image: ImageStrategy,
+    /// Threads of the BDD operations (part of the key when more than one).
+    #[serde(default = "one")]
+    pub threads: usize,
     pub limits: Limits,
     pub manager: ManagerSettings,
     /// Where the run saves its finished plies and resumes from (set by the
@@ -184,10 +191,12 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// The run's key in results: `WxH/encoding/order/pass/terminal/image`.
+    /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
+    /// then `/N-threads` when the operations run on N > 1 threads.
     pub fn key(&self) -> String {
+        let threads = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
         format!(
-            "{}x{}/{}/{}/{}/{}/{}",
+            "{}x{}/{}/{}/{}/{}/{}{threads}",
             self.width,
             self.height,
             self.encoding.name(),
@@ -209,7 +218,7 @@ impl RunSpec {
             gc_min_live: self.manager.gc_min_live,
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
-            threads: self.manager.threads,
+            threads: self.threads,
             ..Config::default()
         }
     }
@@ -304,9 +313,6 @@ impl ExperimentSpec {
         if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
             return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
         }
-        if self.manager.threads == 0 || self.manager.threads > 256 {
-            return Err(format!("manager.threads: {} must be 1 to 256", self.manager.threads));
-        }
         if self.manager.cache_ratio == 0 {
             return Err("manager.cache_ratio must be at least 1".into());
         }
@@ -332,9 +338,13 @@ impl ExperimentSpec {
             ("passes", g.passes.len()),
             ("terminal", g.terminal.len()),
             ("image", g.image.len()),
+            ("threads", g.threads.len()),
         ];
         if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
             return Err(format!("{at}.{key} is empty: the grid has no runs"));
+        }
+        if let Some(t) = g.threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
+            return Err(format!("{at}.threads: {t} must be 1 to {MAX_THREADS}"));
         }
         let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
         if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
@@ -357,18 +367,21 @@ impl ExperimentSpec {
                     for &pass in &g.passes {
                         for &terminal in &g.terminal {
                             for &image in &g.image {
-                                runs.push(RunSpec {
-                                    width: b.width,
-                                    height: b.height,
-                                    encoding,
-                                    order: order.clone(),
-                                    pass,
-                                    terminal,
-                                    image,
-                                    limits: self.limits.clone(),
-                                    manager: self.manager.clone(),
-                                    checkpoint: None,
-                                });
+                                for &threads in &g.threads {
+                                    runs.push(RunSpec {
+                                        width: b.width,
+                                        height: b.height,
+                                        encoding,
+                                        order: order.clone(),
+                                        pass,
+                                        terminal,
+                                        image,
+                                        threads,
+                                        limits: self.limits.clone(),
+                                        manager: self.manager.clone(),
+                                        checkpoint: None,
+                                    });
+                                }
                             }
                         }
                     }

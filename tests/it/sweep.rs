@@ -284,6 +284,39 @@ fn shipped_specs_load_and_table1_covers_the_paper_compressed_first() {
     assert_eq!(runs.len(), 2 * paper.len());
 }
 
+/// Threads are a grid axis: both runs count the same positions ply by ply,
+/// each row records its threads, and a bad thread count names the key.
+#[test]
+fn threads_are_a_grid_axis_recorded_per_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"count\", \"solve\"]\nthreads = [1, 2]\n";
+    let out = dir.path().join("out");
+    let done = sweep(&write_spec(dir.path(), "threads", body), &out, &[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let keys: Vec<(&str, Option<u64>)> = rows.iter().map(|r| (r.run.as_str(), r.threads)).collect();
+    assert_eq!(
+        keys,
+        [
+            ("5x4/compressed/paper/count/whole/in-place", Some(1)),
+            ("5x4/compressed/paper/count/whole/in-place/2-threads", Some(2)),
+            ("5x4/compressed/paper/solve/whole/in-place", Some(1)),
+            ("5x4/compressed/paper/solve/whole/in-place/2-threads", Some(2)),
+        ]
+    );
+    assert!(rows.iter().all(|r| r.status == "ok" && r.positions == rows[0].positions));
+    assert_eq!(rows[2].value, rows[3].value);
+    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
+    let of = |run: &str| -> Vec<(u32, u128, Option<u128>)> {
+        plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.won)).collect()
+    };
+    assert_eq!(of(&rows[0].run), of(&rows[1].run));
+    assert_eq!(of(&rows[2].run), of(&rows[3].run));
+    let bad = "[grid]\nboards = [\"4x4\"]\nthreads = [0]\n";
+    let err = c4bdd::experiment::ExperimentSpec::load(&write_spec(dir.path(), "bad", bad)).unwrap_err().to_string();
+    assert!(err.contains("bad.toml") && err.contains("grid.threads") && err.contains('0'), "{err}");
+}
+
 #[test]
 fn all_column_orders_expand_per_board_up_to_mirror_image() {
     let dir = tempfile::tempdir().unwrap();
