@@ -9,6 +9,7 @@
 //! [`Op::node_operands`], and the result) refers to a live node. The GC keeps
 //! this true by dropping entries that mention a freed node.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The cached operations; the discriminant is the cache tag (0 = empty entry).
@@ -161,19 +162,24 @@ impl Cache {
 
     /// Drop every entry that mentions a node for which `live` is false.
     /// Returns the number of entries kept.
-    pub fn retain_live(&mut self, live: impl Fn(u32) -> bool) -> usize {
-        let mut kept = 0;
-        for e in &mut self.entries {
-            if e.op & TAG_MASK == 0 {
-                continue;
+    /// With `parallel`, on the current rayon pool.
+    pub fn retain_live(&mut self, live: impl Fn(u32) -> bool + Sync, parallel: bool) -> usize {
+        let retain = |chunk: &mut [Entry]| -> usize {
+            let mut kept = 0;
+            for e in chunk.iter_mut().filter(|e| e.op & TAG_MASK != 0) {
+                if Self::entry_live(e, &live) {
+                    kept += 1;
+                } else {
+                    e.op = 0;
+                }
             }
-            if Self::entry_live(e, &live) {
-                kept += 1;
-            } else {
-                e.op = 0;
-            }
+            kept
+        };
+        if parallel {
+            self.entries.par_chunks_mut(1 << 16).map(retain).sum()
+        } else {
+            retain(&mut self.entries)
         }
-        kept
     }
 
     /// Empty every entry.

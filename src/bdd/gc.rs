@@ -4,6 +4,8 @@
 //! the borrow checker enforces the safe-point rule. Marking starts from the
 //! pinned BDDs and the roots given; every unmarked internal node is freed, and
 //! the computed cache keeps exactly the entries whose nodes all survived.
+//! With more than one thread, marking, sweeping and the cache pass run on
+//! the manager's pool.
 //! Node indices of survivors do not change.
 
 use std::time::Instant;
@@ -17,22 +19,36 @@ impl Manager {
     pub fn gc(&mut self, roots: &[Bdd]) -> GcReport {
         let start = Instant::now();
         let live_before = self.live_nodes() as u64;
-        let slots = self.table.slots();
-        let mut marked = vec![0u64; slots.div_ceil(64)];
-        marked[0] |= 0b11;
-        let mut stack: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
-        while let Some(f) = stack.pop() {
-            let (word, bit) = (f as usize / 64, 1u64 << (f % 64));
-            if marked[word] & bit == 0 {
-                marked[word] |= bit;
-                let n = self.node(f);
-                stack.push(n.low);
-                stack.push(n.high);
-            }
-        }
-        let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
-        let freed = self.table.sweep(is_marked) as u64;
-        let cache_kept = self.cache.retain_live(|i| is_marked(i as usize)) as u64;
+        let roots: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
+        let pool = self.pool.take();
+        let (table, cache) = (&mut self.table, &mut self.cache);
+        let mut collect = |parallel: bool| {
+            let marked = if parallel {
+                super::par::mark(&table.nodes, &roots)
+            } else {
+                let mut marked = vec![0u64; table.slots().div_ceil(64)];
+                marked[0] |= 0b11;
+                let mut stack = roots.clone();
+                while let Some(f) = stack.pop() {
+                    let (word, bit) = (f as usize / 64, 1u64 << (f % 64));
+                    if marked[word] & bit == 0 {
+                        marked[word] |= bit;
+                        let n = table.nodes[f as usize];
+                        stack.push(n.low);
+                        stack.push(n.high);
+                    }
+                }
+                marked
+            };
+            let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
+            let freed = table.sweep(is_marked, parallel) as u64;
+            (freed, cache.retain_live(|i| is_marked(i as usize), parallel) as u64)
+        };
+        let (freed, cache_kept) = match &pool {
+            Some(pool) => pool.install(|| collect(true)),
+            None => collect(false),
+        };
+        self.pool = pool;
         let live_after = self.live_nodes() as u64;
         let time = start.elapsed();
         self.stats.gc_runs += 1;

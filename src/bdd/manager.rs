@@ -96,7 +96,7 @@ pub struct Manager {
     pub(crate) gc_next: usize,
     cache_grow_at: usize,
     /// The threads of parallel operations (`config.threads > 1` only).
-    pool: Option<rayon::ThreadPool>,
+    pub(crate) pool: Option<rayon::ThreadPool>,
 }
 
 /// Internal result of recursive operations: the error is a zero-sized marker

@@ -10,7 +10,12 @@
 //!   chains stay short (load factor at most 1);
 //! - slots never move: a node keeps its index until it is freed by a GC.
 
+use rayon::prelude::*;
+
 use super::memory::{filled, reserve_one, reserve_total};
+
+/// Slots per task of a parallel sweep.
+const SWEEP_CHUNK: usize = 1 << 16;
 use super::node::{Node, FREE_LEVEL, NIL};
 
 /// The table is at its configured node limit.
@@ -143,15 +148,23 @@ impl NodeTable {
 
     /// Free every internal slot for which `keep` is false, then rebuild all
     /// hash chains and the free list. Returns the number of nodes freed.
-    pub fn sweep(&mut self, keep: impl Fn(usize) -> bool) -> usize {
-        let mut freed = 0;
-        for i in 2..self.nodes.len() {
-            let n = &mut self.nodes[i];
-            if n.level != FREE_LEVEL && !keep(i) {
-                n.level = FREE_LEVEL;
-                freed += 1;
+    pub fn sweep(&mut self, keep: impl Fn(usize) -> bool + Sync, parallel: bool) -> usize {
+        let free_chunk = |(k, chunk): (usize, &mut [Node])| -> usize {
+            let mut freed = 0;
+            for (j, n) in chunk.iter_mut().enumerate() {
+                let i = k * SWEEP_CHUNK + j;
+                if i >= 2 && n.level != FREE_LEVEL && !keep(i) {
+                    n.level = FREE_LEVEL;
+                    freed += 1;
+                }
             }
-        }
+            freed
+        };
+        let freed = if parallel {
+            self.nodes.par_chunks_mut(SWEEP_CHUNK).enumerate().map(free_chunk).sum()
+        } else {
+            self.nodes.chunks_mut(SWEEP_CHUNK).enumerate().map(free_chunk).sum()
+        };
         self.relink();
         freed
     }

@@ -15,8 +15,10 @@ use crate::common::truth_table;
 
 const N: usize = 10;
 
+/// `n` threads, collecting garbage from 4096 live nodes on (so that
+/// collections, parallel with more than one thread, run between operations).
 fn threads(n: usize) -> Config {
-    Config { threads: n, ..Config::default() }
+    Config { threads: n, gc_min_live: 1 << 12, ..Config::default() }
 }
 
 fn manager(config: Config) -> (Manager, Vec<Var>) {
@@ -82,6 +84,7 @@ fn parallel_counts_match_the_enumerator() {
                 let opts = ForwardOptions { image, ..ForwardOptions::default() };
                 let (summary, _) = forward(&mut space, &opts, false, |_| {}).unwrap();
                 space.manager.check().unwrap();
+                assert!(space.manager.stats().gc_runs > 0, "{size} {kind} {image:?}: no collection ran");
                 let got: Vec<u128> = summary.plies.iter().map(|p| p.states).collect();
                 assert_eq!(got, oracle, "{size} {kind} {image:?}");
             }
