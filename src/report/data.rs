@@ -28,6 +28,11 @@ impl Run {
     pub fn ok(&self) -> bool {
         self.row.status == "ok"
     }
+
+    /// BDD operations on one thread (archives before the column: always).
+    pub fn single_threaded(&self) -> bool {
+        self.row.threads.unwrap_or(1) <= 1
+    }
 }
 
 /// Every run found under a results root.
@@ -116,19 +121,23 @@ impl Archive {
         Ok(Archive { runs, full_bdds })
     }
 
-    /// Finished runs matching a filter.
+    /// Finished single-threaded runs matching a filter (the paper's figures
+    /// are single-threaded; runs on more threads appear in the perf table only).
     pub fn ok_runs<'a>(&'a self, keep: impl Fn(&Run) -> bool + 'a) -> impl Iterator<Item = &'a Run> + 'a {
-        self.runs.iter().filter(move |r| r.ok() && keep(r))
+        self.runs.iter().filter(move |r| r.ok() && r.single_threaded() && keep(r))
     }
 
-    /// The fastest finished run matching a filter.
+    /// The fastest finished single-threaded run matching a filter.
     pub fn best(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
-        self.runs.iter().filter(|r| r.ok() && keep(r)).min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
+        self.runs
+            .iter()
+            .filter(|r| r.ok() && r.single_threaded() && keep(r))
+            .min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
     }
 
-    /// The status of the last unfinished run matching a filter, if any.
+    /// The status of the last unfinished single-threaded run matching a filter, if any.
     pub fn failure(&self, keep: impl Fn(&Run) -> bool) -> Option<&str> {
-        self.runs.iter().rev().find(|r| !r.ok() && keep(r)).map(|r| r.row.status.as_str())
+        self.runs.iter().rev().find(|r| !r.ok() && r.single_threaded() && keep(r)).map(|r| r.row.status.as_str())
     }
 }
 

@@ -193,6 +193,11 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         out.chart(&name, &chart, "BDD nodes per ply for every variable order run on the board")?;
     }
 
+    if let Some(text) = tables::threads_markdown(&archive) {
+        write_file(&opts.plots.join("threads.md"), &text)?;
+        out.note("threads.md".into(), "one thread against several: wall time, speed-up, CPU time, peak RSS");
+    }
+
     if let Some(text) = tables::orders_solve_markdown(&archive) {
         write_file(&opts.plots.join("orders-solve.md"), &text)?;
         out.note(

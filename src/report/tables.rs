@@ -243,3 +243,42 @@ on the machine's load when the run was made). Rank 1 = fewest peak nodes; orders
     }
     Some(s)
 }
+
+/// One thread against several: per sweep, every configuration run with more
+/// than one thread count, each speed-up taken within its own sweep (the same
+/// machine, one run at a time).
+pub fn threads_markdown(archive: &Archive) -> Option<String> {
+    type Key<'a> = (&'a std::path::Path, BoardSize, &'a str, &'a str, &'a str);
+    let mut groups: BTreeMap<Key, Vec<&Run>> = BTreeMap::new();
+    for r in archive.runs.iter().filter(|r| r.ok()) {
+        let key = (r.source.as_path(), r.board(), r.row.pass.as_str(), r.row.encoding.as_str(), r.row.order.as_str());
+        groups.entry(key).or_default().push(r);
+    }
+    let mut s = String::from(
+        "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
+one run at a time: wall time, speed-up over one thread, CPU time and peak RSS with threads.\n\n\
+| sweep | board | pass | encoding | order | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut rows = 0;
+    for ((source, board, pass, encoding, order), runs) in groups {
+        let Some(one) = runs.iter().find(|r| r.single_threaded()) else { continue };
+        for many in runs.iter().filter(|r| !r.single_threaded()) {
+            rows += 1;
+            let _ = writeln!(
+                s,
+                "| {} | {board} | {pass} | {encoding} | {order} | {:.2} | {} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} |",
+                source.display(),
+                one.row.time_s,
+                many.row.threads.unwrap_or(1),
+                many.row.time_s,
+                one.row.time_s / many.row.time_s.max(1e-9),
+                secs(many.row.cpu_s),
+                one.row.peak_rss_bytes as f64 / 1e6,
+                many.row.peak_rss_bytes as f64 / 1e6,
+                one.row.peak_nodes,
+            );
+        }
+    }
+    (rows > 0).then_some(s)
+}

@@ -23,7 +23,7 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     )
     .unwrap();
     let solve = dir.path().join("solve.toml");
-    std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\norders = [\"paper\", \"center-out\", \"columns:2,4,1,3\"]\n").unwrap();
+    std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\norders = [\"paper\", \"center-out\", \"columns:2,4,1,3\"]\nthreads = [1, 2]\n").unwrap();
     for s in [&spec, &solve] {
         let out = c4bdd(&["sweep", s.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -55,7 +55,15 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     for order in ["| paper |", "| center-out |", "| columns:2,4,1,3 |"] {
         assert!(orders.contains(order), "every solve order of the 4x4 sweep is ranked: {orders}");
     }
-    assert!(orders.contains("| 4x4 | compressed | 3 |") && orders.contains("| draw |"), "{orders}");
+    assert!(
+        orders.contains("| 4x4 | compressed | 3 |") && orders.contains("| draw |"),
+        "two-thread runs are not ranked: {orders}"
+    );
+    let threads = std::fs::read_to_string(plots.join("threads.md")).unwrap();
+    for order in ["paper", "center-out", "columns:2,4,1,3"] {
+        let row = format!("| 4x4 | solve | compressed | {order} |");
+        assert!(threads.lines().any(|l| l.contains(&row) && l.contains("| 2 |")), "{row}: {threads}");
+    }
     let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
     assert!(readme.contains("figure2a-5x4.png") && readme.contains("c4bdd report"));
     let account = std::fs::read_to_string(&repro).unwrap();
