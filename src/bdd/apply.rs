@@ -130,16 +130,23 @@ impl Manager {
         Some(Ok(r))
     }
 
+    /// The operands in the computed cache's order: commutative operations
+    /// take the smaller index first.
+    #[inline(always)]
+    pub(crate) fn apply_operands(op: Op, f: u32, g: u32) -> (u32, u32) {
+        match op {
+            Op::And | Op::Or | Op::Xor if f > g => (g, f),
+            _ => (f, g),
+        }
+    }
+
     pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
         match Self::apply_terminal_case(op, f, g) {
             Some(Ok(r)) => return Ok(r),
             Some(Err(x)) => return self.not_rec(x),
             None => {}
         }
-        let (f, g) = match op {
-            Op::And | Op::Or | Op::Xor if f > g => (g, f),
-            _ => (f, g),
-        };
+        let (f, g) = Self::apply_operands(op, f, g);
         if let Some(r) = self.cached(op, f, g, 0) {
             return Ok(r);
         }

@@ -38,6 +38,24 @@ pub(crate) struct PairingData {
 }
 
 impl PairingData {
+    /// The start of an in-place product step `(f, t)`: `Err(r)` when its
+    /// result `r` needs no recursion, else `Ok(x)`, the upper level to split at.
+    #[inline(always)]
+    pub(crate) fn step_start(&self, f: u32, t: u32, level: impl Fn(u32) -> u32) -> Result<u32, u32> {
+        if f == 0 || t == 0 {
+            return Err(0);
+        }
+        let p = self.pair_of_level(level(f)).min(self.pair_of_level(level(t)));
+        debug_assert!(p != NO_PAIR, "a level outside the pairing");
+        if t == self.identity[p as usize] {
+            return Err(f);
+        }
+        if t == 1 {
+            return Err(1);
+        }
+        Ok(self.upper[p as usize])
+    }
+
     /// The pair of a level (`pairs` for the terminals' level).
     #[inline(always)]
     pub(crate) fn pair_of_level(&self, level: u32) -> u32 {
@@ -50,6 +68,26 @@ impl PairingData {
 }
 
 const NO_PAIR: u32 = u32::MAX;
+
+/// The cofactors of an in-place product step `(f, t)` at the upper level
+/// `x`: `(f0, f1)`, then for each value `v` of the result's variable the
+/// relation's cofactors to pair with `f0` and `f1`:
+/// `r_v = ∨_u f_u ∧ R(u -> v)` for the image, `∨_u f_u ∧ R(v -> u)` for the
+/// pre-image.
+#[inline(always)]
+pub(crate) fn pair_split(
+    op: Op,
+    f: u32,
+    t: u32,
+    x: u32,
+    cofactors: impl Fn(u32, u32) -> (u32, u32),
+) -> ((u32, u32), (u32, u32), (u32, u32)) {
+    let (t0, t1) = cofactors(t, x);
+    let (t00, t01) = cofactors(t0, x + 1);
+    let (t10, t11) = cofactors(t1, x + 1);
+    let (into0, into1) = if op == Op::Image { ((t00, t10), (t01, t11)) } else { ((t00, t01), (t10, t11)) };
+    (cofactors(f, x), into0, into1)
+}
 
 impl Manager {
     /// Register a pairing of `(x, y)` variables, `x` directly above `y` in the
@@ -127,35 +165,15 @@ impl Manager {
         self.lift(r)
     }
 
-    /// The pair of a node's level (`pairs` for terminals).
-    #[inline(always)]
-    fn pair_of(&self, data: &PairingData, f: u32) -> u32 {
-        data.pair_of_level(self.level(f))
-    }
-
     fn pair_rec(&mut self, op: Op, f: u32, t: u32, id: u32) -> Step {
-        if f == 0 || t == 0 {
-            return Ok(0);
-        }
-        let data = &self.pairings[id as usize];
-        let p = self.pair_of(data, f).min(self.pair_of(data, t));
-        debug_assert!(p != NO_PAIR, "a level outside the pairing");
-        if t == data.identity[p as usize] {
-            return Ok(f);
-        }
-        if t == 1 {
-            return Ok(1);
-        }
-        let x = data.upper[p as usize];
+        let x = match self.pairings[id as usize].step_start(f, t, |g| self.level(g)) {
+            Ok(x) => x,
+            Err(r) => return Ok(r),
+        };
         if let Some(r) = self.cached(op, f, t, id) {
             return Ok(r);
         }
-        let (f0, f1) = self.cofactors(f, x);
-        let (t0, t1) = self.cofactors(t, x);
-        let (t00, t01) = self.cofactors(t0, x + 1);
-        let (t10, t11) = self.cofactors(t1, x + 1);
-        // r_v = ∨_u f_u ∧ R(u -> v) for the image, ∨_u f_u ∧ R(v -> u) for the preimage.
-        let (into0, into1) = if op == Op::Image { ((t00, t10), (t01, t11)) } else { ((t00, t01), (t10, t11)) };
+        let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| self.cofactors(g, level));
         let low = self.pair_join(op, f0, f1, into0, id)?;
         let high = self.pair_join(op, f0, f1, into1, id)?;
         let r = self.mk(x, low, high)?;

@@ -29,7 +29,7 @@ use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use super::cache::{slot, Op, TAG_MASK};
 use super::manager::{Manager, Step};
 use super::node::{Node, FREE_LEVEL};
-use super::pairing::PairingData;
+use super::pairing::{pair_split, PairingData};
 use super::unique::{hash, Full};
 use rayon::prelude::*;
 
@@ -327,10 +327,7 @@ impl<'a> Shared<'a> {
                 Err(x) => self.not(x, depth),
             };
         }
-        let (f, g) = match op {
-            Op::And | Op::Or | Op::Xor if f > g => (g, f),
-            _ => (f, g),
-        };
+        let (f, g) = Manager::apply_operands(op, f, g);
         if let Some(r) = self.cached(op, f, g, 0) {
             return Ok(r);
         }
@@ -345,26 +342,14 @@ impl<'a> Shared<'a> {
 
     /// The in-place image or pre-image of [`Manager::pair_rec`].
     pub(crate) fn pair(&self, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
-        if f == 0 || t == 0 {
-            return Ok(0);
-        }
-        let data = &self.pairings[id as usize];
-        let p = data.pair_of_level(self.level(f)).min(data.pair_of_level(self.level(t)));
-        if t == data.identity[p as usize] {
-            return Ok(f);
-        }
-        if t == 1 {
-            return Ok(1);
-        }
-        let x = data.upper[p as usize];
+        let x = match self.pairings[id as usize].step_start(f, t, |g| self.level(g)) {
+            Ok(x) => x,
+            Err(r) => return Ok(r),
+        };
         if let Some(r) = self.cached(op, f, t, id) {
             return Ok(r);
         }
-        let (f0, f1) = self.cofactors(f, x);
-        let (t0, t1) = self.cofactors(t, x);
-        let (t00, t01) = self.cofactors(t0, x + 1);
-        let (t10, t11) = self.cofactors(t1, x + 1);
-        let (into0, into1) = if op == Op::Image { ((t00, t10), (t01, t11)) } else { ((t00, t01), (t10, t11)) };
+        let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| self.cofactors(g, level));
         let join = |t: (u32, u32)| -> Step {
             let (a, b) =
                 self.both(depth, || self.pair(op, f0, t.0, id, depth + 1), || self.pair(op, f1, t.1, id, depth + 1));
