@@ -256,9 +256,10 @@ pub fn threads_markdown(archive: &Archive) -> Option<String> {
     }
     let mut s = String::from(
         "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
-one run at a time: wall time, speed-up over one thread, CPU time and peak RSS with threads.\n\n\
-| sweep | board | pass | encoding | order | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+one run at a time: wall time, speed-up over one thread, CPU time and peak RSS with threads, and whether \
+every ply (positions, BDD nodes, won/drawn/lost) equals the one-thread run's.\n\n\
+| sweep | board | pass | encoding | order | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes | same plies |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let mut rows = 0;
     for ((source, board, pass, encoding, order), runs) in groups {
@@ -267,7 +268,7 @@ one run at a time: wall time, speed-up over one thread, CPU time and peak RSS wi
             rows += 1;
             let _ = writeln!(
                 s,
-                "| {} | {board} | {pass} | {encoding} | {order} | {:.2} | {} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} |",
+                "| {} | {board} | {pass} | {encoding} | {order} | {:.2} | {} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
                 source.display(),
                 one.row.time_s,
                 many.row.threads.unwrap_or(1),
@@ -277,8 +278,18 @@ one run at a time: wall time, speed-up over one thread, CPU time and peak RSS wi
                 one.row.peak_rss_bytes as f64 / 1e6,
                 many.row.peak_rss_bytes as f64 / 1e6,
                 one.row.peak_nodes,
+                if same_plies(one, many) { "yes" } else { "NO" },
             );
         }
     }
     (rows > 0).then_some(s)
+}
+
+/// Whether two runs recorded the same plies: positions, BDD nodes and, for
+/// solves, won, drawn, lost and terminal positions.
+fn same_plies(a: &Run, b: &Run) -> bool {
+    let key = |r: &Run| -> Vec<_> {
+        r.plies.iter().map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost, p.terminal)).collect()
+    };
+    !a.plies.is_empty() && key(a) == key(b)
 }

@@ -62,7 +62,10 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     let threads = std::fs::read_to_string(plots.join("threads.md")).unwrap();
     for order in ["paper", "center-out", "columns:2,4,1,3"] {
         let row = format!("| 4x4 | solve | compressed | {order} |");
-        assert!(threads.lines().any(|l| l.contains(&row) && l.contains("| 2 |")), "{row}: {threads}");
+        assert!(
+            threads.lines().any(|l| l.contains(&row) && l.contains("| 2 |") && l.ends_with("| yes |")),
+            "{row}: {threads}"
+        );
     }
     let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
     assert!(readme.contains("figure2a-5x4.png") && readme.contains("c4bdd report"));
