@@ -117,15 +117,18 @@ fn garbage_collection(c: &mut Criterion) {
     group.finish();
 }
 
-/// One forward step of 6x5 from ply 15 to 16, per encoding (paper order)
-/// and image strategy, and the count (states and nodes) of ply 15.
+/// One forward step of 6x5 from ply 15 to 16, per encoding (paper order),
+/// image strategy and threads, and the count (states and nodes) of ply 15.
 fn image_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4_step_6x5_ply15");
     group.sample_size(10);
     let size = BoardSize::new(6, 5).unwrap();
     for kind in [EncodingKind::Compressed, EncodingKind::Cellwise] {
-        for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
-            let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, Config::default()).unwrap();
+        for (image, threads) in
+            [(ImageStrategy::InPlace, 1), (ImageStrategy::InPlace, 2), (ImageStrategy::Monolithic, 1)]
+        {
+            let config = Config { threads, ..Config::default() };
+            let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, config).unwrap();
             let opts = ForwardOptions { image, ..ForwardOptions::default() };
             let rules = Transition::build(&mut space, &opts).unwrap();
             let mut states = space.initial().unwrap();
@@ -133,14 +136,15 @@ fn image_step(c: &mut Criterion) {
                 states = step(&mut space, &rules, ply, states).unwrap();
             }
             space.manager.pin(states);
-            if image == ImageStrategy::InPlace {
+            if image == ImageStrategy::InPlace && threads == 1 {
                 let id = format!("{}/sat_count", kind.name());
                 let frame = rules.frame_of(15);
                 group.bench_function(BenchmarkId::from_parameter(id), |b| {
                     b.iter(|| black_box(space.count_and_size(states, frame)))
                 });
             }
-            let id = format!("{}/{}", kind.name(), c4bdd::cli::value_name(&image));
+            let suffix = if threads > 1 { format!("/{threads}-threads") } else { String::new() };
+            let id = format!("{}/{}{suffix}", kind.name(), c4bdd::cli::value_name(&image));
             group.bench_function(BenchmarkId::from_parameter(id), |b| {
                 b.iter(|| {
                     space.manager.gc(&[]);
