@@ -1,9 +1,12 @@
 //! Model counting over a chosen variable set, node counts, evaluation, support.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use super::manager::{Manager, VarSet};
-use super::node::{Bdd, Var};
+use super::node::{Bdd, Node, Var};
 
 impl Manager {
     /// The number of assignments to the variables of `over` that satisfy `f`.
@@ -131,6 +134,10 @@ impl SatCounter<'_> {
     /// # Panics
     /// As [`Manager::sat_count`].
     pub fn count(&mut self, f: Bdd) -> u128 {
+        if let Some(pool) = &self.manager.pool {
+            pool.install(|| self.count_new_parallel(f.0));
+            return self.scaled(f.0, 0);
+        }
         let m = self.manager;
         // Post-order walk: (node, children done).
         let mut stack = vec![(f.0, false)];
@@ -145,21 +152,65 @@ impl SatCounter<'_> {
                 stack.push((n.high, false));
                 continue;
             }
-            let set = &m.var_sets[self.over.0 as usize];
-            assert!(
-                set.member.get(n.level as usize).copied().unwrap_or(false),
-                "sat_count: the BDD depends on variable {} outside the counted set",
-                m.var_at(super::node::Level(n.level)).0
-            );
-            let own = self.rank[n.level as usize];
-            let count = self
-                .scaled(n.low, own + 1)
-                .checked_add(self.scaled(n.high, own + 1))
-                .expect("sat_count overflows u128");
+            let count = self.node_count_of(&self.counts, n);
             self.counts.push(count);
             self.index[g as usize] = self.counts.len() as u32;
         }
         self.scaled(f.0, 0)
+    }
+
+    /// The count of a node whose children are counted.
+    ///
+    /// # Panics
+    /// As [`Manager::sat_count`].
+    fn node_count_of(&self, counts: &[u128], n: Node) -> u128 {
+        let m = self.manager;
+        assert!(
+            m.var_sets[self.over.0 as usize].member.get(n.level as usize).copied().unwrap_or(false),
+            "sat_count: the BDD depends on variable {} outside the counted set",
+            m.var_at(super::node::Level(n.level)).0
+        );
+        let own = self.rank[n.level as usize];
+        let child = |c: u32| self.scaled_in(counts, c, own + 1);
+        child(n.low).checked_add(child(n.high)).expect("sat_count overflows u128")
+    }
+
+    /// Count the nodes below `f` not counted yet, on the current rayon pool:
+    /// collect them (claiming each in `index` by a compare-and-swap), sort
+    /// them deepest level first, number them in that order, then count one
+    /// level at a time, every node of a level in parallel (its children are
+    /// deeper, so already counted).
+    fn count_new_parallel(&mut self, f: u32) {
+        let nodes = &self.manager.table.nodes;
+        let mut new = {
+            // SAFETY: AtomicU32 has the layout of u32; `index` is accessed
+            // only through this view until the collection ends.
+            let index = unsafe { &*(self.index.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
+            let mut out = Vec::new();
+            collect_uncounted(nodes, index, f, 0, &mut out);
+            out
+        };
+        new.par_sort_unstable_by_key(|&g| std::cmp::Reverse(nodes[g as usize].level));
+        let base = self.counts.len();
+        for (j, &g) in new.iter().enumerate() {
+            self.index[g as usize] = (base + j + 1) as u32;
+        }
+        self.counts.resize(base + new.len(), 0);
+        let mut start = 0;
+        while start < new.len() {
+            let level = nodes[new[start] as usize].level;
+            let end = start
+                + new[start..].iter().position(|&g| nodes[g as usize].level != level).unwrap_or(new.len() - start);
+            let mut counts = std::mem::take(&mut self.counts);
+            let (deeper, this_level) = counts.split_at_mut(base + start);
+            let this = &*self;
+            this_level[..end - start]
+                .par_iter_mut()
+                .zip(&new[start..end])
+                .for_each(|(c, &g)| *c = this.node_count_of(deeper, nodes[g as usize]));
+            self.counts = counts;
+            start = end;
+        }
     }
 
     /// Distinct internal nodes visited so far, over all counted BDDs.
@@ -171,8 +222,56 @@ impl SatCounter<'_> {
     /// variables of rank `from` and below (`from` at most `c`'s rank): the
     /// skipped variables above `c` are free.
     fn scaled(&self, c: u32, from: u32) -> u128 {
-        let base = if c <= 1 { c as u128 } else { self.counts[self.index[c as usize] as usize - 1] };
+        self.scaled_in(&self.counts, c, from)
+    }
+
+    /// [`SatCounter::scaled`] with the counts of `c` and what it reaches in `counts`.
+    fn scaled_in(&self, counts: &[u128], c: u32, from: u32) -> u128 {
+        let base = if c <= 1 { c as u128 } else { counts[self.index[c as usize] as usize - 1] };
         let level = self.manager.level(c) as usize;
         shl_exact(base, self.rank[level.min(self.rank.len() - 1)] - from)
+    }
+}
+
+/// `index` value of a node claimed by the parallel collection.
+const CLAIMED: u32 = u32::MAX;
+
+/// Append to `out` every internal node reachable from `f` whose `index` is
+/// 0, claiming it (0 -> CLAIMED): in parallel tasks near the top, below
+/// them with an explicit stack.
+fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, out: &mut Vec<u32>) {
+    let claim = |g: u32| {
+        g > 1
+            && index[g as usize].load(Ordering::Relaxed) == 0
+            && index[g as usize].compare_exchange(0, CLAIMED, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+    };
+    if depth < super::par::SPAWN_DEPTH {
+        if claim(f) {
+            out.push(f);
+            let n = nodes[f as usize];
+            let (a, b) = rayon::join(
+                || {
+                    let mut v = Vec::new();
+                    collect_uncounted(nodes, index, n.low, depth + 1, &mut v);
+                    v
+                },
+                || {
+                    let mut v = Vec::new();
+                    collect_uncounted(nodes, index, n.high, depth + 1, &mut v);
+                    v
+                },
+            );
+            out.extend(a);
+            out.extend(b);
+        }
+        return;
+    }
+    let mut stack = vec![f];
+    while let Some(g) = stack.pop() {
+        if claim(g) {
+            out.push(g);
+            let n = nodes[g as usize];
+            stack.extend([n.low, n.high]);
+        }
     }
 }

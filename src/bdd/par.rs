@@ -34,7 +34,7 @@ use super::unique::{hash, Full};
 use rayon::prelude::*;
 
 /// Recursion depth below which both branches of a step become parallel tasks.
-const SPAWN_DEPTH: u32 = 8;
+pub(crate) const SPAWN_DEPTH: u32 = 8;
 /// Slots a thread claims at once.
 const BATCH: usize = 64;
 /// The `op` word of a cache entry being written.

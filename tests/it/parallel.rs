@@ -40,6 +40,9 @@ fn parallel_operations_build_the_same_functions_as_sequential_ones() {
             let mut rng = StdRng::seed_from_u64(seed);
             let (f, tf) = random_formula(&mut rng, &mut m, &x, 9);
             assert_eq!(truth_table(&m, f, N), tf, "seed {seed}, {t} threads");
+            let all = m.var_set(&x).unwrap();
+            let ones = tf.iter().filter(|&&v| v).count() as u128;
+            assert_eq!(m.sat_count_and_size(f, all), (ones, m.node_count(f)), "seed {seed}, {t} threads");
             m.check().unwrap();
             built.push((tf, m.node_count(f)));
         }
@@ -92,22 +95,28 @@ fn parallel_counts_match_the_enumerator() {
     }
 }
 
-/// Solving on two threads matches the explicit solver ply by ply.
+/// Solving on two threads matches the explicit solver ply by ply, and the
+/// one-thread solve down to the stored nodes of every ply.
 #[test]
 fn parallel_solves_match_the_explicit_solver() {
     for (w, h) in [(4, 4), (5, 3), (3, 5)] {
         let size = BoardSize::new(w, h).unwrap();
         let table = ExplicitSolution::solve(size).unwrap().table();
         for kind in [EncodingKind::Cellwise, EncodingKind::Compressed] {
-            let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, threads(2)).unwrap();
-            let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
-            space.manager.check().unwrap();
-            let got: Vec<(u64, u64, u64, u64, u64)> = summary
-                .plies
-                .iter()
-                .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
-                .collect();
-            assert_eq!(got, table, "{size} {kind}");
+            let mut nodes = Vec::new();
+            for t in [1, 2] {
+                let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, threads(t)).unwrap();
+                let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
+                space.manager.check().unwrap();
+                let got: Vec<(u64, u64, u64, u64, u64)> = summary
+                    .plies
+                    .iter()
+                    .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
+                    .collect();
+                assert_eq!(got, table, "{size} {kind} {t} threads");
+                nodes.push(summary.plies.iter().map(|p| p.nodes).collect::<Vec<_>>());
+            }
+            assert_eq!(nodes[0], nodes[1], "{size} {kind}: stored nodes per ply");
         }
     }
 }
