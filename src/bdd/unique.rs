@@ -10,6 +10,8 @@
 //!   chains stay short (load factor at most 1);
 //! - slots never move: a node keeps its index until it is freed by a GC.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use rayon::prelude::*;
 
 use super::memory::{filled, reserve_one, reserve_total};
@@ -165,7 +167,11 @@ impl NodeTable {
         } else {
             self.nodes.chunks_mut(SWEEP_CHUNK).enumerate().map(free_chunk).sum()
         };
-        self.relink();
+        if parallel {
+            self.relink_parallel();
+        } else {
+            self.relink();
+        }
         freed
     }
 
@@ -184,6 +190,37 @@ impl NodeTable {
                 self.buckets[bucket] = i as u32;
             }
         }
+    }
+
+    /// [`NodeTable::relink`] on the current rayon pool: the free stack in the
+    /// same order, each live node pushed onto its chain by compare-and-swap
+    /// (the order within a chain may differ).
+    fn relink_parallel(&mut self) {
+        self.buckets.par_iter_mut().for_each(|b| *b = NIL);
+        let len = self.nodes.len();
+        self.free =
+            (2..len as u32).into_par_iter().rev().filter(|&i| self.nodes[i as usize].level == FREE_LEVEL).collect();
+        // SAFETY: AtomicU32 has the layout of u32; the buckets are accessed
+        // only through this view until the loop ends.
+        let buckets = unsafe { &*(self.buckets.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
+        let shift = self.shift;
+        self.nodes.par_chunks_mut(SWEEP_CHUNK).enumerate().for_each(|(k, chunk)| {
+            for (j, n) in chunk.iter_mut().enumerate() {
+                let i = k * SWEEP_CHUNK + j;
+                if i < 2 || n.level == FREE_LEVEL {
+                    continue;
+                }
+                let bucket = &buckets[(hash(n.level, n.low, n.high) >> shift) as usize];
+                let mut head = bucket.load(Ordering::Relaxed);
+                loop {
+                    n.next = head;
+                    match bucket.compare_exchange_weak(head, i as u32, Ordering::Relaxed, Ordering::Relaxed) {
+                        Ok(_) => break,
+                        Err(now) => head = now,
+                    }
+                }
+            }
+        });
     }
 
     /// Whether the live node `i` is reachable through its own hash chain.
