@@ -176,13 +176,13 @@ impl SatCounter<'_> {
     }
 
     /// Count the nodes below `f` not counted yet, on the current rayon pool:
-    /// collect them (claiming each in `index` by a compare-and-swap), sort
-    /// them deepest level first, number them in that order, then count one
-    /// level at a time, every node of a level in parallel (its children are
-    /// deeper, so already counted).
+    /// collect them with their levels (claiming each in `index` by a
+    /// compare-and-swap), order them deepest level first (a counting sort),
+    /// number them in that order, then count one level at a time, every node
+    /// of a level in parallel (its children are deeper, so already counted).
     fn count_new_parallel(&mut self, f: u32) {
         let nodes = &self.manager.table.nodes;
-        let mut new = {
+        let found = {
             // SAFETY: AtomicU32 has the layout of u32; `index` is accessed
             // only through this view until the collection ends.
             let index = unsafe { &*(self.index.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
@@ -190,27 +190,40 @@ impl SatCounter<'_> {
             collect_uncounted(nodes, index, f, 0, &mut out);
             out
         };
-        new.par_sort_unstable_by_key(|&g| std::cmp::Reverse(nodes[g as usize].level));
+        let mut width = vec![0usize; self.manager.var_count()];
+        for &(level, _) in &found {
+            width[level as usize] += 1;
+        }
+        // first[level]: where the level's nodes start, the deepest level first.
+        let mut first = vec![0usize; width.len()];
+        let mut at = 0;
+        for level in (0..width.len()).rev() {
+            first[level] = at;
+            at += width[level];
+        }
+        let mut ids = vec![0u32; found.len()];
+        let mut next = first.clone();
+        for &(level, g) in &found {
+            ids[next[level as usize]] = g;
+            next[level as usize] += 1;
+        }
+        drop(found);
         let base = self.counts.len();
-        for (j, &g) in new.iter().enumerate() {
+        for (j, &g) in ids.iter().enumerate() {
             self.index[g as usize] = (base + j + 1) as u32;
         }
-        self.counts.resize(base + new.len(), 0);
-        let mut start = 0;
-        while start < new.len() {
-            let level = nodes[new[start] as usize].level;
-            let end = start
-                + new[start..].iter().position(|&g| nodes[g as usize].level != level).unwrap_or(new.len() - start);
-            let mut counts = std::mem::take(&mut self.counts);
-            let (deeper, this_level) = counts.split_at_mut(base + start);
+        self.counts.resize(base + ids.len(), 0);
+        let mut counts = std::mem::take(&mut self.counts);
+        for level in (0..width.len()).rev().filter(|&l| width[l] > 0) {
+            let range = first[level]..first[level] + width[level];
+            let (deeper, this_level) = counts.split_at_mut(base + range.start);
             let this = &*self;
-            this_level[..end - start]
+            this_level[..range.len()]
                 .par_iter_mut()
-                .zip(&new[start..end])
+                .zip(&ids[range])
                 .for_each(|(c, &g)| *c = this.node_count_of(deeper, nodes[g as usize]));
-            self.counts = counts;
-            start = end;
         }
+        self.counts = counts;
     }
 
     /// Distinct internal nodes visited so far, over all counted BDDs.
@@ -237,9 +250,9 @@ impl SatCounter<'_> {
 const CLAIMED: u32 = u32::MAX;
 
 /// Append to `out` every internal node reachable from `f` whose `index` is
-/// 0, claiming it (0 -> CLAIMED): in parallel tasks near the top, below
-/// them with an explicit stack.
-fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, out: &mut Vec<u32>) {
+/// 0, with its level, claiming it (0 -> CLAIMED): in parallel tasks near the
+/// top, below them with an explicit stack.
+fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, out: &mut Vec<(u32, u32)>) {
     let claim = |g: u32| {
         g > 1
             && index[g as usize].load(Ordering::Relaxed) == 0
@@ -247,20 +260,14 @@ fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, ou
     };
     if depth < super::par::SPAWN_DEPTH {
         if claim(f) {
-            out.push(f);
             let n = nodes[f as usize];
-            let (a, b) = rayon::join(
-                || {
-                    let mut v = Vec::new();
-                    collect_uncounted(nodes, index, n.low, depth + 1, &mut v);
-                    v
-                },
-                || {
-                    let mut v = Vec::new();
-                    collect_uncounted(nodes, index, n.high, depth + 1, &mut v);
-                    v
-                },
-            );
+            out.push((n.level, f));
+            let below = |g: u32| {
+                let mut v = Vec::new();
+                collect_uncounted(nodes, index, g, depth + 1, &mut v);
+                v
+            };
+            let (a, b) = rayon::join(|| below(n.low), || below(n.high));
             out.extend(a);
             out.extend(b);
         }
@@ -269,8 +276,8 @@ fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, ou
     let mut stack = vec![f];
     while let Some(g) = stack.pop() {
         if claim(g) {
-            out.push(g);
             let n = nodes[g as usize];
+            out.push((n.level, g));
             stack.extend([n.low, n.high]);
         }
     }
