@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::memory::{filled, reserve_one, reserve_total};
-
-/// Slots per task of a parallel sweep.
-const SWEEP_CHUNK: usize = 1 << 16;
 use super::node::{Node, FREE_LEVEL, NIL};
+
+/// Slots per task of a parallel sweep or chain rebuild.
+const SWEEP_CHUNK: usize = 1 << 16;
 
 /// The table is at its configured node limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl NodeTable {
         self.max_nodes
     }
 
-    /// Bytes held by the arena and the bucket array.
+    /// Bytes held by the arena, the bucket array and the free stack.
     pub fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>() + (self.buckets.len() + self.free.capacity()) * 4
     }
