@@ -212,7 +212,7 @@ pub struct ManagerArgs {
     #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cache_ratio: u64,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::bdd::MAX_THREADS as u64))]
     pub threads: u64,
 }
 

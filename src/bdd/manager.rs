@@ -36,11 +36,15 @@ pub struct Config {
     pub gc_growth: f64,
     /// Threads of the Boolean operations and (pre-)images: 1 runs them on
     /// the calling thread, more on a pool of that many threads (`par.rs`).
-    #[serde(default = "one")]
+    #[serde(default = "one_thread")]
     pub threads: usize,
 }
 
-fn one() -> usize {
+/// Most threads a manager may be given.
+pub const MAX_THREADS: usize = 256;
+
+/// The default of [`Config::threads`] (also for serde).
+pub fn one_thread() -> usize {
     1
 }
 
@@ -105,13 +109,12 @@ pub(crate) type Step = std::result::Result<u32, Full>;
 
 impl Manager {
     /// An empty manager with no variables.
-    pub fn new(config: Config) -> Manager {
+    pub fn new(mut config: Config) -> Manager {
         let table = NodeTable::new(config.initial_nodes, config.max_nodes);
         let cache_len = (config.initial_nodes / config.cache_ratio.max(1)).min(config.max_cache_entries);
         let cache = Cache::new(cache_len);
         let cache_grow_at = cache.len().saturating_mul(config.cache_ratio.max(1));
         let gc_next = config.gc_min_live;
-        let mut config = config;
         let pool = match config.threads {
             0 | 1 => None,
             n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
@@ -153,9 +156,9 @@ impl Manager {
             let threads = pool.current_num_threads();
             let shared = super::par::Shared::new(self, threads);
             let r = pool.install(|| op(&shared));
-            let (outcome, len, free_top, spare) = shared.finish();
+            let outcome = shared.finish();
             self.pool = Some(pool);
-            self.table.finish_parallel(len, free_top, spare);
+            self.table.finish_parallel(outcome.len, outcome.free_top, &outcome.spare);
             for k in 0..outcome.steps.len() {
                 self.stats.steps[k] += outcome.steps[k];
                 self.stats.cache_hits[k] += outcome.hits[k];
@@ -377,12 +380,7 @@ impl Manager {
     /// `level <= level(f)`.
     #[inline(always)]
     pub(crate) fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
-        let n = self.node(f);
-        if n.level == level {
-            (n.low, n.high)
-        } else {
-            (f, f)
-        }
+        self.node(f).cofactors(f, level)
     }
 
     /// The reduced node `(level, low, high)`: `low` when both children agree,

@@ -69,4 +69,16 @@ pub(crate) struct Node {
 
 impl Node {
     pub const TERMINAL: Node = Node { level: TERMINAL_LEVEL, low: NIL, high: NIL, next: NIL };
+
+    /// The cofactors of the function `f` whose node this is, with respect to
+    /// the variable at `level <= self.level`: its children at its own level,
+    /// else `f` twice (`f` does not depend on that variable).
+    #[inline(always)]
+    pub fn cofactors(self, f: u32, level: u32) -> (u32, u32) {
+        if self.level == level {
+            (self.low, self.high)
+        } else {
+            (f, f)
+        }
+    }
 }

@@ -81,10 +81,17 @@ pub(crate) struct Shared<'a> {
 // pool thread `i`, and never across a call that may run another task.
 unsafe impl Sync for Shared<'_> {}
 
-/// What a finished parallel operation leaves for the manager to account.
+/// What a finished parallel operation leaves for the manager: its
+/// statistics and the table's new extent (see `NodeTable::finish_parallel`).
 pub(crate) struct Outcome {
     pub steps: [u64; Op::COUNT],
     pub hits: [u64; Op::COUNT],
+    /// Slots in the arena; every slot below is written.
+    pub len: usize,
+    /// Free-stack entries not claimed.
+    pub free_top: usize,
+    /// Claimed slots not used: free again.
+    pub spare: Vec<u32>,
 }
 
 impl<'a> Shared<'a> {
@@ -110,13 +117,12 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// Give back the unused claimed slots and return the counts. The caller
-    /// then sets the arena's length to the returned `len` and the free stack
-    /// to its first `free_top` entries plus `spare`.
-    pub(crate) fn finish(self) -> (Outcome, usize, usize, Vec<u32>) {
+    /// Mark the unused claimed slots free and sum the statistics.
+    pub(crate) fn finish(self) -> Outcome {
         let len = self.len.load(Ordering::Relaxed).min(self.cap);
-        let mut spare = Vec::new();
-        let mut outcome = Outcome { steps: [0; Op::COUNT], hits: [0; Op::COUNT] };
+        let free_top = self.free_top.load(Ordering::Relaxed);
+        let mut outcome = Outcome { steps: [0; Op::COUNT], hits: [0; Op::COUNT], len, free_top, spare: Vec::new() };
+        let spare = &mut outcome.spare;
         for cell in self.locals {
             let l = cell.into_inner();
             for k in 0..Op::COUNT {
@@ -132,8 +138,7 @@ impl<'a> Shared<'a> {
             }
             spare.extend(l.spare);
         }
-        let free_top = self.free_top.load(Ordering::Relaxed);
-        (outcome, len, free_top, spare)
+        outcome
     }
 
     /// This thread's state. The reference must not live across a call that
@@ -161,12 +166,7 @@ impl<'a> Shared<'a> {
 
     #[inline(always)]
     fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
-        let n = self.node(f);
-        if n.level == level {
-            (n.low, n.high)
-        } else {
-            (f, f)
-        }
+        self.node(f).cofactors(f, level)
     }
 
     /// A slot this thread owns, or `Full` when the reserved capacity is used up.
@@ -253,7 +253,8 @@ impl<'a> Shared<'a> {
     /// Count a step of `op` and look it up in the cache.
     #[inline]
     fn cached(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        self.local().steps[op.index()] += 1;
+        let local = self.local();
+        local.steps[op.index()] += 1;
         let tag = op as u32;
         let e = self.entry(tag, a, b, c);
         let word = e[0].load(Ordering::Acquire);
@@ -270,7 +271,7 @@ impl<'a> Shared<'a> {
         if e[0].load(Ordering::Relaxed) != word || (ea, eb, ec) != (a, b, c) {
             return None;
         }
-        self.local().hits[op.index()] += 1;
+        local.hits[op.index()] += 1;
         Some(r)
     }
 

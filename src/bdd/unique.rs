@@ -273,13 +273,13 @@ impl NodeTable {
     /// Take back the table after a parallel operation: the arena holds `len`
     /// slots (every slot below it written), the free stack its first
     /// `free_top` entries and then `spare` (free slots, each once).
-    pub fn finish_parallel(&mut self, len: usize, free_top: usize, spare: Vec<u32>) {
+    pub fn finish_parallel(&mut self, len: usize, free_top: usize, spare: &[u32]) {
         debug_assert!(len >= self.nodes.len() && len <= self.nodes.capacity());
         // SAFETY: every slot below `len` was written by the parallel
         // operation (a node, or a free slot given back) or before it.
         unsafe { self.nodes.set_len(len) };
         self.free.truncate(free_top);
-        self.free.extend(spare);
+        self.free.extend_from_slice(spare);
     }
 
     /// Whether the free stack holds exactly the free slots, each once.

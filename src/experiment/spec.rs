@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::Config;
+use crate::bdd::{Config, MAX_THREADS};
 use crate::encoding::order::column_permutations;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::{BoardSize, MAX_SIDE};
@@ -136,13 +136,8 @@ fn default_image() -> Vec<ImageStrategy> {
     vec![ImageStrategy::InPlace]
 }
 fn default_threads() -> Vec<usize> {
-    vec![1]
+    vec![crate::bdd::one_thread()]
 }
-fn one() -> usize {
-    1
-}
-/// Most threads a run may ask for.
-const MAX_THREADS: usize = 256;
 
 /// Per-run limits; a run that reaches one is recorded with that status.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -180,7 +175,7 @@ pub struct RunSpec {
     pub terminal: TerminalStrategy,
     pub image: ImageStrategy,
     /// Threads of the BDD operations (part of the key when more than one).
-    #[serde(default = "one")]
+    #[serde(default = "crate::bdd::one_thread")]
     pub threads: usize,
     pub limits: Limits,
     pub manager: ManagerSettings,
