@@ -142,6 +142,13 @@ pub struct SweepArgs {
     /// Run only slice i of n of the grid (1 <= i <= n), e.g. for a Slurm array job.
     #[arg(long, value_parser = crate::experiment::parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Run only the runs of these boards, e.g. --boards 4x11,5x9 (each must be in the spec).
+    #[arg(long, value_delimiter = ',', value_parser = parse_board)]
+    pub boards: Vec<BoardSize>,
+    /// Runs at once, each in its own process (each gets the spec's per-run limits,
+    /// so the memory limit times JOBS should fit the machine).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
     /// Write into this directory (and resume it) instead of results/<experiment>/<run-id>/.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -295,6 +302,8 @@ pub fn run(cli: Cli) -> Result<()> {
             let opts = crate::experiment::SweepOptions {
                 spec: args.spec,
                 shard: args.shard,
+                boards: args.boards,
+                jobs: args.jobs as usize,
                 out: args.out,
                 results: args.results,
                 quiet: args.quiet,

@@ -2,6 +2,7 @@
 //! results archived under `results/<experiment>/<run-id>/` as `runs.csv`,
 //! `plies.csv` and `meta.json`.
 
+mod child;
 pub mod meta;
 pub mod record;
 pub mod runner;

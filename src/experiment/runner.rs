@@ -1,31 +1,39 @@
-//! The sweep: expand a spec, skip finished runs, run each remaining run in a
-//! child process of this binary, and record its plies and summary.
+//! The sweep: expand a spec, skip finished runs, run the remaining runs in
+//! child processes of this binary (one at a time, or `jobs` at once), and
+//! record their plies and summaries.
 //!
-//! A child is killed when it exceeds its wall-time limit, gets an
-//! address-space limit when the spec sets a memory limit, and dies with the
-//! sweep (Linux parent-death signal). Its peak RSS comes from the kernel's
-//! accounting of the child (`wait4`), not from a table size.
+//! Invariants: only the sweep's own thread writes the archive (the runs'
+//! threads send it their rows), so rows are whole and each run's summary row
+//! follows all of its ply rows; a directory is written by one sweep at a time
+//! (an exclusive lock on `sweep.lock`, released when the process ends, even
+//! by kill -9).
 
-use std::io::{BufRead, BufReader, Read};
-use std::os::unix::process::CommandExt;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::child::run_child;
 use super::meta::{now_utc, Invocation, Machine, Meta, Revision};
 use super::record::{repair, CsvLog, PlyRow, RunRow};
-use super::spec::{ExperimentSpec, RunSpec};
-use super::worker::{Line, Totals};
+use super::spec::{ExperimentSpec, RunSpec, SpecError};
+use crate::game::BoardSize;
 
 /// What to sweep and where.
 pub struct SweepOptions {
     pub spec: PathBuf,
     /// `(i, n)`: run only the runs whose index is `i - 1` modulo `n`.
     pub shard: Option<(usize, usize)>,
+    /// Run only the runs of these boards (all when empty); each must be in the spec.
+    pub boards: Vec<BoardSize>,
+    /// Runs at once, each in its own child process (at least 1).
+    pub jobs: usize,
     /// Write into this directory instead of `results/<experiment>/<run-id>/`.
     pub out: Option<PathBuf>,
     /// Root of the results archive.
@@ -75,18 +83,49 @@ fn sweep_dir(opts: &SweepOptions, spec: &ExperimentSpec, host: &str, rev: &Revis
     parent.join(name)
 }
 
+/// The runs of the spec that `opts` selects (shard, boards), in spec order.
+fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
+    let all = spec.runs().map_err(anyhow::Error::msg)?;
+    if let Some(board) = opts.boards.iter().find(|b| !all.iter().any(|r| r.size() == **b)) {
+        let message = format!("--boards {board}: the spec has no run of this board");
+        return Err(SpecError { path: opts.spec.clone(), message }.into());
+    }
+    let wanted = |r: &RunSpec| opts.boards.is_empty() || opts.boards.contains(&r.size());
+    Ok(match opts.shard {
+        Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),
+        None => all,
+    }
+    .into_iter()
+    .filter(wanted)
+    .collect())
+}
+
+/// Hold the exclusive lock of a sweep directory, or fail naming it.
+fn lock(dir: &Path) -> Result<File> {
+    let path = dir.join("sweep.lock");
+    let file = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+    // SAFETY: flock on a descriptor this function owns; the lock ends with the file.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        anyhow::bail!("{} is being written by another sweep", dir.display());
+    }
+    Ok(file)
+}
+
+/// What the threads running children tell the sweep's thread.
+enum Event {
+    Ply(PlyRow),
+    Finished(Box<RunSpec>, Result<RunRow>),
+}
+
 /// Run a sweep. Spec errors are returned before anything is written.
 pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let spec = ExperimentSpec::load(&opts.spec)?;
-    let all = spec.runs().map_err(anyhow::Error::msg)?;
-    let runs: Vec<RunSpec> = match opts.shard {
-        Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),
-        None => all,
-    };
+    let runs = select(&spec, opts)?;
     let rev = Revision::current();
     let machine = Machine::current();
     let dir = sweep_dir(opts, &spec, &machine.host, &rev);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let _lock = lock(&dir)?;
     let finished = repair(&dir)?;
     let meta_path = dir.join("meta.json");
     let mut meta = if meta_path.exists() {
@@ -106,7 +145,18 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
 
     let mut runs_log = CsvLog::open::<RunRow>(&dir.join("runs.csv"))?;
     let mut plies_log = CsvLog::open::<PlyRow>(&dir.join("plies.csv"))?;
-    let todo: Vec<&RunSpec> = runs.iter().filter(|r| !finished.contains(&r.key())).collect();
+    let todo: Vec<RunSpec> = runs
+        .iter()
+        .filter(|r| !finished.contains(&r.key()))
+        .map(|r| {
+            let mut run = r.clone();
+            if spec.checkpoints {
+                // Plies finished by an interrupted run are taken up from here.
+                run.checkpoint = Some(dir.join("checkpoints").join(run.key().replace('/', "_")));
+            }
+            run
+        })
+        .collect();
     let mut report = SweepReport { dir: dir.clone(), skipped: runs.len() - todo.len(), ..Default::default() };
     let bar = if opts.quiet { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").unwrap());
@@ -114,210 +164,82 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     if !opts.quiet && report.skipped > 0 {
         bar.suspend(|| println!("{}: {} runs already finished, skipped", dir.display(), report.skipped));
     }
-    for run in todo {
-        let mut run = run.clone();
-        if spec.checkpoints {
-            // Plies finished by an interrupted run are taken up from here.
-            run.checkpoint = Some(dir.join("checkpoints").join(run.key().replace('/', "_")));
-        }
-        let row = run_child(&run, &mut plies_log, &bar)?;
-        if !opts.quiet {
-            let positions = row.positions.map_or("-".into(), |p| p.to_string());
-            bar.suspend(|| println!("{:<50} {:<10} {:>22} {:>9.2} s", row.run, row.status, positions, row.time_s));
-        }
-        report.ran += 1;
-        report.ok += (row.status == "ok") as usize;
-        runs_log.append_durable(&row)?;
-        if let (Some(ck), "ok") = (&run.checkpoint, row.status.as_str()) {
-            // The run is done; its checkpoint is not needed again. (A run stopped
-            // by a limit keeps it: delete its row to continue it with other limits.)
-            let _ = std::fs::remove_dir_all(ck);
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    Ok(report)
-}
 
-/// Run one spec in a child process, appending its ply rows as they arrive.
-fn run_child(run: &RunSpec, plies: &mut CsvLog, bar: &ProgressBar) -> Result<RunRow> {
-    let key = run.key();
-    // /proc/self/exe names this very binary even if the file was replaced
-    // (e.g. rebuilt) since the sweep started.
-    let exe = if Path::new("/proc/self/exe").exists() {
-        PathBuf::from("/proc/self/exe")
-    } else {
-        std::env::current_exe().context("cannot find the c4bdd executable")?
-    };
-    let mut cmd = Command::new(exe);
-    cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
-    // SAFETY: only async-signal-safe system calls run between fork and exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            if let Some(bytes) = memory {
-                let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
-                libc::setrlimit(libc::RLIMIT_AS, &limit);
-            }
-            Ok(())
-        });
-    }
-    let start = Instant::now();
-    let mut child = cmd.spawn().context("cannot start a worker process")?;
-    let pid = child.id() as libc::pid_t;
+    let jobs = opts.jobs.clamp(1, todo.len().max(1));
+    let queue = Mutex::new(todo.into_iter());
+    let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().expect("piped stdout");
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if line.is_err() || tx.send(line.unwrap()).is_err() {
-                break;
+    let mut failure: Option<anyhow::Error> = None;
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let (tx, queue, stop) = (tx.clone(), &queue, &stop);
+            s.spawn(move || loop {
+                let next = if stop.load(Ordering::Relaxed) { None } else { queue.lock().unwrap().next() };
+                let Some(run) = next else { break };
+                let row = run_child(&run, |p| {
+                    let _ = tx.send(Event::Ply(p));
+                });
+                if tx.send(Event::Finished(Box::new(run), row)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Per running run, its last ply: the progress bar's message.
+        let mut active: BTreeMap<String, u32> = BTreeMap::new();
+        for event in rx {
+            if failure.is_some() {
+                continue;
             }
+            let written = match event {
+                Event::Ply(p) => {
+                    active.insert(p.run.clone(), p.ply);
+                    plies_log.append(&p)
+                }
+                Event::Finished(run, row) => {
+                    active.remove(&run.key());
+                    row.and_then(|row| record(&run, &row, &mut runs_log, &bar, opts.quiet, &mut report))
+                }
+            };
+            if let Err(e) = written {
+                stop.store(true, Ordering::Relaxed);
+                failure = Some(e);
+            }
+            let message: Vec<String> = active.iter().map(|(k, ply)| format!("{k} ply {ply}")).collect();
+            bar.set_message(message.join(" | "));
         }
     });
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-
-    let mut totals: Option<Totals> = None;
-    let mut done = false;
-    let mut ply_count = 0;
-    let mut killed = false;
-    loop {
-        match rx.recv_timeout(Duration::from_millis(200)) {
-            Ok(text) => match serde_json::from_str::<Line>(&text) {
-                Ok(Line::Ply(p)) => {
-                    let row = PlyRow {
-                        run: key.clone(),
-                        ply: p.ply,
-                        states: p.states,
-                        bdd_nodes: p.bdd_nodes,
-                        live_nodes: p.live_nodes,
-                        time_s: p.time_s,
-                        ..Default::default()
-                    };
-                    plies.append(&row)?;
-                    ply_count += 1;
-                    bar.set_message(format!("{key} ply {}", p.ply));
-                }
-                Ok(Line::Solved(p)) => {
-                    let row = PlyRow {
-                        run: key.clone(),
-                        ply: p.ply,
-                        states: p.total,
-                        bdd_nodes: p.nodes,
-                        live_nodes: 0,
-                        time_s: p.time_s,
-                        won: Some(p.won),
-                        drawn: Some(p.drawn),
-                        lost: Some(p.lost),
-                        terminal: Some(p.terminal),
-                    };
-                    plies.append(&row)?;
-                    ply_count += 1;
-                    bar.set_message(format!("{key} solved ply {}", p.ply));
-                }
-                Ok(Line::Done(t)) => {
-                    totals = Some(t);
-                    done = true;
-                }
-                Ok(Line::Stopped(t)) => totals = Some(t),
-                Err(_) => {}
-            },
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
-        if !killed && run.limits.time_s.is_some_and(|t| start.elapsed().as_secs_f64() > t) {
-            // SAFETY: plain kill(2) of our own child, which has not been reaped yet.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            killed = true;
-        }
-        if ply_count == 0 {
-            bar.set_message(format!("{key} starting"));
-        }
+    bar.finish_and_clear();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
     }
-    let _ = reader.join();
-    let stderr_text = errors.join().unwrap_or_default();
-    let (status_code, rusage) = wait_child(pid)?;
-    let elapsed = start.elapsed().as_secs_f64();
-    let message = stderr_text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
-    let signaled = libc::WIFSIGNALED(status_code);
-    let exit = libc::WIFEXITED(status_code).then(|| libc::WEXITSTATUS(status_code));
-    let status = if done && exit == Some(0) {
-        "ok"
-    } else if killed {
-        "time-limit"
-    } else if exit == Some(3) {
-        "node-limit"
-    } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
-        "memory-limit"
-    } else {
-        "error"
-    };
-    let message = match status {
-        "ok" => String::new(),
-        "time-limit" => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
-        _ if signaled && message.is_empty() => {
-            format!("worker killed by signal {}", libc::WTERMSIG(status_code))
-        }
-        _ => message,
-    };
-    let totals = totals.unwrap_or_default();
-    let config = run.config();
-    Ok(RunRow {
-        run: key,
-        width: run.width,
-        height: run.height,
-        encoding: run.encoding.name().into(),
-        order: run.order.clone(),
-        pass: run.pass.name().into(),
-        terminal: crate::cli::value_name(&run.terminal),
-        image: crate::cli::value_name(&run.image),
-        positions: if status == "ok" { totals.positions } else { None },
-        plies: ply_count,
-        time_s: if status == "ok" { totals.time_s } else { elapsed },
-        cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
-        gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
-        peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
-        peak_nodes: totals.peak_nodes,
-        status: status.into(),
-        message,
-        value: if status == "ok" { totals.value.map(|v| v.name().to_string()) } else { None },
-        solution_bytes: if status == "ok" { totals.solution_bytes } else { None },
-        max_nodes: config.max_nodes as u64,
-        time_limit_s: run.limits.time_s,
-        memory_limit_bytes: run.limits.memory_bytes,
-        gc_min_live: config.gc_min_live as u64,
-        gc_growth: config.gc_growth,
-        cache_ratio: config.cache_ratio as u64,
-        threads: Some(config.threads as u64),
-    })
 }
 
-fn seconds(t: libc::timeval) -> f64 {
-    t.tv_sec as f64 + t.tv_usec as f64 * 1e-6
-}
-
-/// Reap a child, returning its wait status and resource usage.
-fn wait_child(pid: libc::pid_t) -> Result<(i32, libc::rusage)> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data that wait4 fills in; pid is our own child.
-    let mut rusage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: as above.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut rusage) };
-        if r == pid {
-            return Ok((status, rusage));
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() != std::io::ErrorKind::Interrupted {
-            return Err(err).context("cannot wait for a worker process");
-        }
+/// Write a finished run's row (durably) and drop the checkpoint of a run
+/// that completed.
+fn record(
+    run: &RunSpec,
+    row: &RunRow,
+    runs_log: &mut CsvLog,
+    bar: &ProgressBar,
+    quiet: bool,
+    report: &mut SweepReport,
+) -> Result<()> {
+    if !quiet {
+        let positions = row.positions.map_or("-".into(), |p| p.to_string());
+        bar.suspend(|| println!("{:<50} {:<10} {:>22} {:>9.2} s", row.run, row.status, positions, row.time_s));
     }
+    report.ran += 1;
+    report.ok += (row.status == "ok") as usize;
+    runs_log.append_durable(row)?;
+    if let (Some(ck), "ok") = (&run.checkpoint, row.status.as_str()) {
+        // The run is done; its checkpoint is not needed again. (A run stopped
+        // by a limit keeps it: delete its row to continue it with other limits.)
+        let _ = std::fs::remove_dir_all(ck);
+    }
+    bar.inc(1);
+    Ok(())
 }
 
 /// Merge the result directories of sharded sweeps into `out`.

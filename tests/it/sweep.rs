@@ -451,3 +451,64 @@ fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
     assert!(kept.join("checkpoint.json").exists(), "the stopped run's finished plies stay");
     assert!(!out.join("checkpoints").join(runs[1].run.replace('/', "_")).exists(), "a finished run's go");
 }
+
+/// Two runs at once (`--jobs 2`) record the rows of one run at a time, also
+/// when killed (-9) and resumed; a second sweep into a directory that is being
+/// written is refused and changes nothing.
+#[test]
+fn jobs_at_once_record_the_rows_of_one_at_a_time_and_lock_their_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write_spec(dir.path(), "jobs", RESUME_SPEC);
+    let one = dir.path().join("one");
+    assert!(sweep(&spec, &one, &[]).status.success());
+    let two = dir.path().join("two");
+    let args = ["sweep", spec.to_str().unwrap(), "--out", two.to_str().unwrap(), "--quiet", "--jobs", "2"];
+    let mut running = Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).spawn().unwrap();
+    let rows = || std::fs::read_to_string(two.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
+    while rows() < 2 && running.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let before = std::fs::read_to_string(two.join("runs.csv")).unwrap();
+    let second = sweep(&spec, &two, &[]);
+    let err = String::from_utf8_lossy(&second.stderr);
+    running.kill().unwrap();
+    running.wait().unwrap();
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert!(err.contains("another sweep") && err.contains(two.to_str().unwrap()), "{err}");
+    let after = std::fs::read_to_string(two.join("runs.csv")).unwrap();
+    assert!(after.starts_with(&before), "the refused sweep wrote nothing");
+    assert!(stable_runs(&two).len() < stable_runs(&one).len(), "the sweep was killed before its end");
+    let resumed = sweep(&spec, &two, &["--jobs", "2"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(stable_runs(&two), stable_runs(&one));
+    assert_eq!(stable_plies(&two), stable_plies(&one));
+}
+
+/// `--boards` runs only the spec's runs of those boards; a board the spec
+/// lacks is an input error that writes nothing.
+#[test]
+fn boards_select_the_runs_of_a_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"4x4\", \"5x3\", \"3x3\"]\nencodings = [\"compressed\", \"cellwise\"]\n";
+    let spec = write_spec(dir.path(), "some", body);
+    let out = dir.path().join("out");
+    let done = sweep(&spec, &out, &["--boards", "3x3,4x4"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let runs: Vec<String> = stable_runs(&out).into_iter().map(|r| r.0).collect();
+    assert_eq!(
+        runs,
+        [
+            "3x3/cellwise/paper/count/whole/in-place",
+            "3x3/compressed/paper/count/whole/in-place",
+            "4x4/cellwise/paper/count/whole/in-place",
+            "4x4/compressed/paper/count/whole/in-place",
+        ]
+    );
+    let absent = dir.path().join("absent");
+    let refused = sweep(&spec, &absent, &["--boards", "3x3,6x6"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("some.toml") && err.contains("6x6"), "{err}");
+    assert!(!absent.exists(), "nothing may be written");
+}

@@ -1,0 +1,196 @@
+//! One run in a child process of this binary.
+//!
+//! The child is killed when it exceeds its wall-time limit, gets an
+//! address-space limit when the spec sets a memory limit, and dies with the
+//! sweep (Linux parent-death signal). Its peak RSS and CPU time come from the
+//! kernel's accounting of the child (`wait4`), not from a table size.
+
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use super::record::{PlyRow, RunRow};
+use super::spec::RunSpec;
+use super::worker::{Line, Totals};
+
+/// Run one spec in a child process; `on_ply` gets each ply row as it arrives.
+/// Blocks until the child has exited and been reaped.
+pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result<RunRow> {
+    let key = run.key();
+    // /proc/self/exe names this very binary even if the file was replaced
+    // (e.g. rebuilt) since the sweep started.
+    let exe = if Path::new("/proc/self/exe").exists() {
+        PathBuf::from("/proc/self/exe")
+    } else {
+        std::env::current_exe().context("cannot find the c4bdd executable")?
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
+    // SAFETY: only async-signal-safe system calls run between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if let Some(bytes) = memory {
+                let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+                libc::setrlimit(libc::RLIMIT_AS, &limit);
+            }
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().context("cannot start a worker process")?;
+    let pid = child.id() as libc::pid_t;
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if line.is_err() || tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+
+    let mut totals: Option<Totals> = None;
+    let mut done = false;
+    let mut ply_count = 0;
+    let mut killed = false;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(text) => match serde_json::from_str::<Line>(&text) {
+                Ok(Line::Ply(p)) => {
+                    let row = PlyRow {
+                        run: key.clone(),
+                        ply: p.ply,
+                        states: p.states,
+                        bdd_nodes: p.bdd_nodes,
+                        live_nodes: p.live_nodes,
+                        time_s: p.time_s,
+                        ..Default::default()
+                    };
+                    on_ply(row);
+                    ply_count += 1;
+                }
+                Ok(Line::Solved(p)) => {
+                    let row = PlyRow {
+                        run: key.clone(),
+                        ply: p.ply,
+                        states: p.total,
+                        bdd_nodes: p.nodes,
+                        live_nodes: 0,
+                        time_s: p.time_s,
+                        won: Some(p.won),
+                        drawn: Some(p.drawn),
+                        lost: Some(p.lost),
+                        terminal: Some(p.terminal),
+                    };
+                    on_ply(row);
+                    ply_count += 1;
+                }
+                Ok(Line::Done(t)) => {
+                    totals = Some(t);
+                    done = true;
+                }
+                Ok(Line::Stopped(t)) => totals = Some(t),
+                Err(_) => {}
+            },
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if !killed && run.limits.time_s.is_some_and(|t| start.elapsed().as_secs_f64() > t) {
+            // SAFETY: plain kill(2) of our own child, which has not been reaped yet.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            killed = true;
+        }
+    }
+    let _ = reader.join();
+    let stderr_text = errors.join().unwrap_or_default();
+    let (status_code, rusage) = wait_child(pid)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let message = stderr_text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+    let signaled = libc::WIFSIGNALED(status_code);
+    let exit = libc::WIFEXITED(status_code).then(|| libc::WEXITSTATUS(status_code));
+    let status = if done && exit == Some(0) {
+        "ok"
+    } else if killed {
+        "time-limit"
+    } else if exit == Some(3) {
+        "node-limit"
+    } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
+        "memory-limit"
+    } else {
+        "error"
+    };
+    let message = match status {
+        "ok" => String::new(),
+        "time-limit" => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
+        _ if signaled && message.is_empty() => {
+            format!("worker killed by signal {}", libc::WTERMSIG(status_code))
+        }
+        _ => message,
+    };
+    let totals = totals.unwrap_or_default();
+    let config = run.config();
+    Ok(RunRow {
+        run: key,
+        width: run.width,
+        height: run.height,
+        encoding: run.encoding.name().into(),
+        order: run.order.clone(),
+        pass: run.pass.name().into(),
+        terminal: crate::cli::value_name(&run.terminal),
+        image: crate::cli::value_name(&run.image),
+        positions: if status == "ok" { totals.positions } else { None },
+        plies: ply_count,
+        time_s: if status == "ok" { totals.time_s } else { elapsed },
+        cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
+        gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
+        peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
+        peak_nodes: totals.peak_nodes,
+        status: status.into(),
+        message,
+        value: if status == "ok" { totals.value.map(|v| v.name().to_string()) } else { None },
+        solution_bytes: if status == "ok" { totals.solution_bytes } else { None },
+        max_nodes: config.max_nodes as u64,
+        time_limit_s: run.limits.time_s,
+        memory_limit_bytes: run.limits.memory_bytes,
+        gc_min_live: config.gc_min_live as u64,
+        gc_growth: config.gc_growth,
+        cache_ratio: config.cache_ratio as u64,
+        threads: Some(config.threads as u64),
+    })
+}
+
+fn seconds(t: libc::timeval) -> f64 {
+    t.tv_sec as f64 + t.tv_usec as f64 * 1e-6
+}
+
+/// Reap a child, returning its wait status and resource usage.
+fn wait_child(pid: libc::pid_t) -> Result<(i32, libc::rusage)> {
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills in; pid is our own child.
+    let mut rusage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: as above.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut rusage) };
+        if r == pid {
+            return Ok((status, rusage));
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err).context("cannot wait for a worker process");
+        }
+    }
+}
