@@ -21,7 +21,8 @@ use crate::error::{Error, Result};
 /// Sizes and limits of a manager. Every field is a run-time choice.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Config {
-    /// Node slots reserved at the start; the arena doubles from there on demand.
+    /// Node slots reserved at the start; the arena grows from there on demand
+    /// (doubling, by a quarter once it holds 4 GiB).
     pub initial_nodes: usize,
     /// Most node slots (terminals included); reaching it is `Error::NodeLimit`.
     pub max_nodes: usize,

@@ -47,8 +47,26 @@ pub(crate) fn reserve_one<T>(v: &mut Vec<T>) {
 
 #[cold]
 fn grow<T>(v: &mut Vec<T>) {
-    v.reserve_exact(v.capacity().max(16));
+    let cap = v.capacity();
+    v.reserve_exact(grown_capacity(cap, std::mem::size_of::<T>()) - cap);
     advise_huge(v);
+}
+
+/// Past this size a table grows by a quarter instead of doubling: on the
+/// largest boards the last doubling of the node arena would reserve
+/// gigabytes more than the nodes need (a 6 GiB arena would become 12 GiB).
+const GENTLE_GROWTH_BYTES: usize = 4 << 30;
+
+/// The capacity a full table of `cap` elements of `elem_bytes` bytes grows
+/// to: twice `cap` (at least 32), or `cap` and a quarter once the table
+/// holds [`GENTLE_GROWTH_BYTES`].
+pub(crate) fn grown_capacity(cap: usize, elem_bytes: usize) -> usize {
+    let cap = cap.max(16);
+    if cap.saturating_mul(elem_bytes) >= GENTLE_GROWTH_BYTES {
+        cap + cap / 4
+    } else {
+        2 * cap
+    }
 }
 
 /// Make the capacity at least `total` elements (advised).
@@ -56,5 +74,20 @@ pub(crate) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
     if v.capacity() < total {
         v.reserve_exact(total - v.len());
         advise_huge(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grown_capacity;
+
+    #[test]
+    fn tables_double_then_grow_by_a_quarter() {
+        assert_eq!(grown_capacity(0, 16), 32);
+        assert_eq!(grown_capacity(1000, 16), 2000);
+        let big = (4 << 30) / 16; // a 4 GiB arena of 16-byte nodes
+        assert_eq!(grown_capacity(big - 1, 16), 2 * (big - 1));
+        assert_eq!(grown_capacity(big, 16), big + big / 4);
+        assert_eq!(grown_capacity(big, 4), 2 * big, "a 1 GiB table of 4-byte entries still doubles");
     }
 }

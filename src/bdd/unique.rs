@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::memory::{filled, reserve_one, reserve_total};
+use super::memory::{filled, grown_capacity, reserve_one, reserve_total};
 use super::node::{Node, FREE_LEVEL, NIL};
 
 /// Slots per task of a parallel sweep or chain rebuild.
@@ -237,13 +237,14 @@ impl NodeTable {
     }
 
     /// Make room for a parallel operation: capacity for at least a quarter of
-    /// the slots more (doubling when short, within the node limit) and
+    /// the slots more (growing as a full arena does, within the node limit) and
     /// buckets for every slot of that capacity, so that neither has to grow
     /// while threads insert.
     pub fn reserve_parallel(&mut self) {
         let len = self.nodes.len();
         if self.nodes.capacity() - len < (len / 4).max(1 << 16) {
-            reserve_total(&mut self.nodes, (2 * len).max(len + (1 << 16)).min(self.max_nodes));
+            let target = grown_capacity(len, std::mem::size_of::<Node>()).max(len + (1 << 16));
+            reserve_total(&mut self.nodes, target.min(self.max_nodes));
         }
         let cap = self.nodes.capacity().min(self.max_nodes);
         if self.buckets.len() < cap {
