@@ -161,6 +161,10 @@ pub struct SweepArgs {
     /// Afterwards, regenerate plots/ and paper-repro.md from the whole archive (as `c4bdd report`).
     #[arg(long)]
     pub report: bool,
+    /// Only list the runs and how far each is in the directory (finished with its status,
+    /// or pending, with what its checkpoint holds); run and write nothing.
+    #[arg(long, conflicts_with_all = ["report", "jobs"])]
+    pub list: bool,
 }
 
 #[derive(Args, Debug)]
@@ -308,6 +312,18 @@ pub fn run(cli: Cli) -> Result<()> {
                 results: args.results,
                 quiet: args.quiet,
             };
+            if args.list {
+                let (dir, runs) = crate::experiment::list(&opts)?;
+                println!("{}:", dir.display());
+                for (key, state) in &runs {
+                    println!("{key:<55} {state}");
+                }
+                let pending = runs.iter().filter(|(_, s)| s.starts_with("pending")).count();
+                let ok = runs.iter().filter(|(_, s)| s.starts_with("ok ")).count();
+                let finished = runs.len() - pending;
+                println!("{} runs: {finished} finished ({ok} ok), {pending} pending", runs.len());
+                return Ok(());
+            }
             let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
             println!(
                 "{}: {} runs ran ({} ok), {} already finished",

@@ -111,6 +111,46 @@ fn lock(dir: &Path) -> Result<File> {
     Ok(file)
 }
 
+/// Where a run of the sweep in `dir` keeps its checkpoint.
+fn checkpoint_dir(dir: &Path, run: &RunSpec) -> PathBuf {
+    dir.join("checkpoints").join(run.key().replace('/', "_"))
+}
+
+/// The runs a sweep would run and how far each is in its directory:
+/// `(key, state)`, the state being the recorded status (with the positions
+/// and time of a finished run) or `pending`, with what a checkpoint holds.
+/// Reads only; a directory that does not exist yet has every run pending.
+pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<(String, String)>)> {
+    let spec = ExperimentSpec::load(&opts.spec)?;
+    let runs = select(&spec, opts)?;
+    let dir = sweep_dir(opts, &spec, &Machine::current().host, &Revision::current());
+    let path = dir.join("runs.csv");
+    let rows: Vec<RunRow> = if path.exists() { super::record::read_rows(&path)? } else { Vec::new() };
+    let listed = runs
+        .iter()
+        .map(|run| {
+            let key = run.key();
+            let state = match rows.iter().find(|r| r.run == key) {
+                Some(r) => match r.positions {
+                    Some(p) => format!("{} {p} positions {:.1} s", r.status, r.time_s),
+                    None => format!("{} after {} plies {:.1} s", r.status, r.plies, r.time_s),
+                },
+                None => {
+                    let ck = checkpoint_dir(&dir, run);
+                    match crate::search::checkpoint::describe(&ck)
+                        .or_else(|| crate::search::solve_checkpoint::describe(&ck))
+                    {
+                        Some(held) => format!("pending (checkpoint: {held})"),
+                        None => "pending".to_string(),
+                    }
+                }
+            };
+            (key, state)
+        })
+        .collect();
+    Ok((dir, listed))
+}
+
 /// What the threads running children tell the sweep's thread.
 enum Event {
     Ply(PlyRow),
@@ -152,7 +192,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
             let mut run = r.clone();
             if spec.checkpoints {
                 // Plies finished by an interrupted run are taken up from here.
-                run.checkpoint = Some(dir.join("checkpoints").join(run.key().replace('/', "_")));
+                run.checkpoint = Some(checkpoint_dir(&dir, r));
             }
             run
         })

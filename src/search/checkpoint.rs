@@ -69,6 +69,14 @@ fn records_crc(records: &[PlyRecord]) -> u32 {
     crc32fast::hash(serde_json::to_string(records).expect("records serialize").as_bytes())
 }
 
+/// What the forward checkpoint in `dir` holds, in words ("36 plies
+/// counted"), or `None` when there is none (or it cannot be read).
+pub fn describe(dir: &Path) -> Option<String> {
+    let file: CheckpointFile =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).ok()?).ok()?;
+    Some(format!("{} plies counted", file.records.len()))
+}
+
 /// A checkpoint directory in use.
 pub struct Checkpoint {
     dir: PathBuf,

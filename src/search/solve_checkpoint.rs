@@ -64,6 +64,14 @@ pub struct SolveResume {
     pub lowest: Option<(Bdd, Bdd)>,
 }
 
+/// What the solve checkpoint in `dir` holds, in words ("43 layers, 12
+/// plies solved"), or `None` when there is none (or it cannot be read).
+pub fn describe(dir: &Path) -> Option<String> {
+    let file: CheckpointFile = serde_json::from_str(&std::fs::read_to_string(dir.join(FILE)).ok()?).ok()?;
+    let progress = file.progress;
+    Some(format!("{} layers, {} plies solved", progress.forward.len(), progress.solved.len()))
+}
+
 /// A solve checkpoint directory in use.
 pub struct SolveCheckpoint {
     dir: PathBuf,

@@ -429,6 +429,19 @@ fn runs_with_checkpoints_resume_inside_a_run() {
         // The worker may outlive its parent for a moment; let it go first.
         std::thread::sleep(Duration::from_millis(200));
         took_up += out.join("checkpoints").read_dir().is_ok_and(|mut d| d.next().is_some()) as u32;
+        if !file.is_empty() {
+            // --list shows what the killed run's checkpoint holds, and writes nothing.
+            let before = std::fs::read_to_string(out.join("plies.csv")).unwrap();
+            let listed = c4bdd(&["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--list"]);
+            let text = String::from_utf8_lossy(&listed.stdout);
+            let (key, holds) = match i {
+                0 => ("5x5/compressed/paper/count/whole/in-place", "plies counted)"),
+                _ => ("5x4/compressed/paper/solve/whole/in-place", "plies solved)"),
+            };
+            let line = text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} not listed: {text}"));
+            assert!(line.contains("pending (checkpoint: ") && line.ends_with(holds), "{line}");
+            assert_eq!(std::fs::read_to_string(out.join("plies.csv")).unwrap(), before);
+        }
         let resumed = sweep(&spec, &out, &[]);
         assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
         assert_eq!(rows(&out), rows(&reference), "runs after kill {i}");
@@ -504,6 +517,17 @@ fn boards_select_the_runs_of_a_spec() {
             "4x4/compressed/paper/count/whole/in-place",
         ]
     );
+    // --list: the finished runs with their status, the others pending; nothing written.
+    let listed = c4bdd(&["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--list"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    let state = |key: &str| text.lines().find(|l| l.starts_with(key)).map(|l| l[key.len()..].trim().to_string());
+    let paper = paper_table1().iter().find(|(b, _)| (b.width, b.height) == (3, 3)).unwrap().1;
+    let ok = format!("ok {paper} positions");
+    assert!(state("3x3/cellwise/paper/count/whole/in-place").unwrap().starts_with(&ok), "{text}");
+    assert_eq!(state("5x3/compressed/paper/count/whole/in-place").as_deref(), Some("pending"), "{text}");
+    assert!(text.trim_end().ends_with("6 runs: 4 finished (4 ok), 2 pending"), "{text}");
+    assert_eq!(stable_runs(&out).len(), 4);
     let absent = dir.path().join("absent");
     let refused = sweep(&spec, &absent, &["--boards", "3x3,6x6"]);
     let err = String::from_utf8_lossy(&refused.stderr);
