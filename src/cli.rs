@@ -315,13 +315,12 @@ pub fn run(cli: Cli) -> Result<()> {
             if args.list {
                 let (dir, runs) = crate::experiment::list(&opts)?;
                 println!("{}:", dir.display());
-                for (key, state) in &runs {
-                    println!("{key:<55} {state}");
+                for run in &runs {
+                    println!("{:<55} {}", run.key, run.describe());
                 }
-                let pending = runs.iter().filter(|(_, s)| s.starts_with("pending")).count();
-                let ok = runs.iter().filter(|(_, s)| s.starts_with("ok ")).count();
-                let finished = runs.len() - pending;
-                println!("{} runs: {finished} finished ({ok} ok), {pending} pending", runs.len());
+                let finished = runs.iter().filter(|r| r.row.is_some()).count();
+                let ok = runs.iter().filter(|r| r.row.as_ref().is_some_and(|row| row.status == "ok")).count();
+                println!("{} runs: {finished} finished ({ok} ok), {} pending", runs.len(), runs.len() - finished);
                 return Ok(());
             }
             let done = crate::experiment::sweep(&opts, std::env::args().collect())?;

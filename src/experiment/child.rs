@@ -33,6 +33,8 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
+    // The parent-death signal fires when the spawning *thread* ends; this
+    // function blocks until the child is reaped, so that is never earlier.
     // SAFETY: only async-signal-safe system calls run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {

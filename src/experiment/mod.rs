@@ -9,5 +9,5 @@ pub mod runner;
 pub mod spec;
 pub mod worker;
 
-pub use runner::{list, merge, parse_shard, sweep, SweepOptions, SweepReport};
+pub use runner::{list, merge, parse_shard, sweep, RunState, SweepOptions, SweepReport};
 pub use spec::{ExperimentSpec, Pass, RunSpec, SpecError};

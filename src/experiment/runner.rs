@@ -116,39 +116,52 @@ fn checkpoint_dir(dir: &Path, run: &RunSpec) -> PathBuf {
     dir.join("checkpoints").join(run.key().replace('/', "_"))
 }
 
-/// The runs a sweep would run and how far each is in its directory:
-/// `(key, state)`, the state being the recorded status (with the positions
-/// and time of a finished run) or `pending`, with what a checkpoint holds.
-/// Reads only; a directory that does not exist yet has every run pending.
-pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<(String, String)>)> {
+/// A run of a sweep and how far it is in the sweep's directory.
+pub struct RunState {
+    pub key: String,
+    /// Its row, once finished (whatever the status).
+    pub row: Option<RunRow>,
+    /// Otherwise what its checkpoint holds, if it has one.
+    pub checkpoint: Option<String>,
+}
+
+impl RunState {
+    /// One line: the status with the positions or plies and the time, or
+    /// `pending`, with what the checkpoint holds.
+    pub fn describe(&self) -> String {
+        match (&self.row, &self.checkpoint) {
+            (Some(r), _) => match r.positions {
+                Some(p) => format!("{} {p} positions {:.1} s", r.status, r.time_s),
+                None => format!("{} after {} plies {:.1} s", r.status, r.plies, r.time_s),
+            },
+            (None, Some(held)) => format!("pending (checkpoint: {held})"),
+            (None, None) => "pending".to_string(),
+        }
+    }
+}
+
+/// The runs a sweep would run, in its order, and how far each is in its
+/// directory. Reads only; a directory that does not exist yet has every run
+/// pending.
+pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<RunState>)> {
     let spec = ExperimentSpec::load(&opts.spec)?;
     let runs = select(&spec, opts)?;
     let dir = sweep_dir(opts, &spec, &Machine::current().host, &Revision::current());
     let path = dir.join("runs.csv");
     let rows: Vec<RunRow> = if path.exists() { super::record::read_rows(&path)? } else { Vec::new() };
-    let listed = runs
+    let states = runs
         .iter()
         .map(|run| {
             let key = run.key();
-            let state = match rows.iter().find(|r| r.run == key) {
-                Some(r) => match r.positions {
-                    Some(p) => format!("{} {p} positions {:.1} s", r.status, r.time_s),
-                    None => format!("{} after {} plies {:.1} s", r.status, r.plies, r.time_s),
-                },
-                None => {
-                    let ck = checkpoint_dir(&dir, run);
-                    match crate::search::checkpoint::describe(&ck)
-                        .or_else(|| crate::search::solve_checkpoint::describe(&ck))
-                    {
-                        Some(held) => format!("pending (checkpoint: {held})"),
-                        None => "pending".to_string(),
-                    }
-                }
-            };
-            (key, state)
+            let row = rows.iter().find(|r| r.run == key).cloned();
+            let ck = checkpoint_dir(&dir, run);
+            let checkpoint = row.is_none().then(|| {
+                crate::search::checkpoint::describe(&ck).or_else(|| crate::search::solve_checkpoint::describe(&ck))
+            });
+            RunState { key, row, checkpoint: checkpoint.flatten() }
         })
         .collect();
-    Ok((dir, listed))
+    Ok((dir, states))
 }
 
 /// What the threads running children tell the sweep's thread.
