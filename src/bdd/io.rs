@@ -21,8 +21,6 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use rustc_hash::FxHashMap;
-
 use super::manager::Manager;
 use super::node::{Bdd, Level, Var};
 use crate::error::{Error, Result};
@@ -102,7 +100,9 @@ impl Manager {
     /// Write `roots` (and every node below them) to a stream; returns the
     /// CRC-32 stored at its end.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
-        let order = self.postorder(roots);
+        let (order, index) = self.postorder(roots);
+        // A node's index in the file: the terminals keep 0 and 1.
+        let local = |f: u32| if f <= 1 { f } else { index[f as usize] };
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         w.write_all(MAGIC)?;
         w.write_all(&FORMAT_VERSION.to_le_bytes())?;
@@ -112,20 +112,16 @@ impl Manager {
         }
         w.write_all(&(order.len() as u64).to_le_bytes())?;
         w.write_all(&(roots.len() as u32).to_le_bytes())?;
-        let mut local: FxHashMap<u32, u32> = FxHashMap::default();
-        local.insert(0, 0);
-        local.insert(1, 1);
         let mut buf = [0u8; 12];
-        for (k, &f) in order.iter().enumerate() {
+        for &f in &order {
             let n = self.node(f);
             buf[0..4].copy_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-            buf[4..8].copy_from_slice(&local[&n.low].to_le_bytes());
-            buf[8..12].copy_from_slice(&local[&n.high].to_le_bytes());
+            buf[4..8].copy_from_slice(&local(n.low).to_le_bytes());
+            buf[8..12].copy_from_slice(&local(n.high).to_le_bytes());
             w.write_all(&buf)?;
-            local.insert(f, k as u32 + 2);
         }
         for r in roots {
-            w.write_all(&local[&r.0].to_le_bytes())?;
+            w.write_all(&local(r.0).to_le_bytes())?;
         }
         let crc = w.hasher.finalize();
         let mut out = w.inner;
@@ -134,19 +130,22 @@ impl Manager {
         Ok(crc)
     }
 
-    /// Internal nodes reachable from `roots`, children before parents.
-    fn postorder(&self, roots: &[Bdd]) -> Vec<u32> {
-        let mut done: rustc_hash::FxHashSet<u32> = Default::default();
+    /// Internal nodes reachable from `roots`, children before parents, and
+    /// for each node slot its index in the file (`k + 2` for the `k`-th of
+    /// them, 0 for slots not reached). The index is one dense array over the
+    /// node table (4 bytes a slot, its untouched pages never resident), not a
+    /// hash map of the reached nodes (about 28 bytes each).
+    fn postorder(&self, roots: &[Bdd]) -> (Vec<u32>, Vec<u32>) {
+        let mut index = vec![0u32; self.table.slots()];
         let mut order = Vec::new();
         let mut stack: Vec<(u32, bool)> = roots.iter().rev().map(|r| (r.0, false)).collect();
         while let Some((f, expanded)) = stack.pop() {
-            if f <= 1 || (!expanded && done.contains(&f)) {
+            if f <= 1 || index[f as usize] != 0 {
                 continue;
             }
             if expanded {
-                if done.insert(f) {
-                    order.push(f);
-                }
+                order.push(f);
+                index[f as usize] = order.len() as u32 + 1;
                 continue;
             }
             let n = self.node(f);
@@ -154,7 +153,7 @@ impl Manager {
             stack.push((n.high, false));
             stack.push((n.low, false));
         }
-        order
+        (order, index)
     }
 
     /// Read BDDs written by [`Manager::save_to`] into this manager. The
