@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     /// Node slots reserved at the start; the arena grows from there on demand
-    /// (doubling, by a quarter once it holds 4 GiB).
+    /// (doubling, by a quarter once it holds 1 GiB).
     pub initial_nodes: usize,
     /// Most node slots (terminals included); reaching it is `Error::NodeLimit`.
     pub max_nodes: usize,
