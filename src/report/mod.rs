@@ -3,6 +3,7 @@
 //! and `paper-repro.md`, the claim-by-claim account.
 
 pub mod data;
+pub mod memory;
 pub mod plots;
 pub mod tables;
 
@@ -196,6 +197,11 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     if let Some(text) = tables::threads_markdown(&archive) {
         write_file(&opts.plots.join("threads.md"), &text)?;
         out.note("threads.md".into(), "one thread against several: wall time, speed-up, CPU time, peak RSS");
+    }
+
+    if let Some(text) = memory::markdown(&archive, memory::MIN_NODES) {
+        write_file(&opts.plots.join("memory.md"), &text)?;
+        out.note("memory.md".into(), "measured peak RSS against the memory model (nodes, unique table, cache)");
     }
 
     if let Some(text) = tables::orders_solve_markdown(&archive) {

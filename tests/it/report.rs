@@ -67,6 +67,18 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
             "{row}: {threads}"
         );
     }
+    // The memory model beside each run's measured RSS (these small runs are
+    // below the report's cut-off, so the table is made here without it).
+    let archive = c4bdd::report::data::Archive::load(&results).unwrap();
+    let memory = c4bdd::report::memory::markdown(&archive, 0).unwrap();
+    let single = archive.runs.iter().filter(|r| r.ok() && r.single_threaded()).count();
+    assert_eq!(memory.lines().filter(|l| l.starts_with("| fixture/") || l.starts_with("| solved/")).count(), single);
+    for r in archive.runs.iter().filter(|r| r.ok() && r.single_threaded()) {
+        let model = c4bdd::report::memory::model_of(r);
+        assert!(model >= 16 * r.row.peak_nodes, "{}: the model holds every peak node", r.row.run);
+        let row = format!("| {} | {} |", r.row.run, r.row.peak_nodes);
+        assert!(memory.contains(&row), "{row}: {memory}");
+    }
     let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
     assert!(readme.contains("figure2a-5x4.png") && readme.contains("c4bdd report"));
     let account = std::fs::read_to_string(&repro).unwrap();

@@ -1,0 +1,64 @@
+//! Measured peak RSS against the memory model ([`crate::bdd::model_bytes`]):
+//! every finished single-threaded run of the archive large enough for its
+//! tables to dominate the process.
+
+use std::fmt::Write as _;
+
+use super::data::{Archive, Run};
+use crate::bdd::{model_bytes, Config};
+
+/// The ratio of measured peak RSS to the model that the project aims to stay within.
+pub const TARGET_RATIO: f64 = 1.5;
+
+/// Runs below this many peak nodes are left out of `plots/memory.md`: the
+/// process's own few megabytes dominate them.
+pub const MIN_NODES: u64 = 1_000_000;
+
+/// A run's model bytes (its recorded cache ratio, the default configuration otherwise).
+pub fn model_of(run: &Run) -> u64 {
+    let config = Config { cache_ratio: run.row.cache_ratio.max(1) as usize, ..Config::default() };
+    model_bytes(run.row.peak_nodes, &config)
+}
+
+/// `plots/memory.md`: runs with at least `min_nodes` peak nodes, largest
+/// first, with RSS, model and their ratio; `None` when there is none.
+pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
+    let mut runs: Vec<&Run> = archive
+        .runs
+        .iter()
+        .filter(|r| r.ok() && r.single_threaded() && r.row.peak_nodes >= min_nodes && r.row.peak_rss_bytes > 0)
+        .collect();
+    if runs.is_empty() {
+        return None;
+    }
+    runs.sort_by(|a, b| (b.row.peak_nodes, &a.source, &a.row.run).cmp(&(a.row.peak_nodes, &b.source, &b.row.run)));
+    let ratio = |r: &Run| r.row.peak_rss_bytes as f64 / model_of(r) as f64;
+    let within = runs.iter().filter(|r| ratio(r) <= TARGET_RATIO).count();
+    let mut s = format!(
+        "Peak RSS (measured by the sweep, the kernel's account of the run's process) against the memory model: \
+16 bytes per peak live node, the unique table's buckets (4 bytes each, a power of two at least the slots) \
+and the computed cache (20 bytes an entry, a power of two at least the slots over the cache ratio, at most \
+2^{} entries). Beyond the model a run also holds the node arena's growth slack (doubling up to 1 GiB, then \
+a quarter at a time; before commit 6ffe0ed doubling up to 4 GiB, and always before 5e5132d), the stack of \
+free slots (4 bytes each), the memo of counting (4 bytes a slot and 16 a counted node), that of saving a \
+checkpoint (4 bytes a slot since commit 1cf5af4, about 28 bytes a saved node before) and the process itself \
+(about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
+Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
+| sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
+        Config::default().max_cache_entries.trailing_zeros(),
+        runs.len()
+    );
+    for r in runs {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.0} | {:.0} | {:.2} |",
+            r.source.display(),
+            r.row.run,
+            r.row.peak_nodes,
+            r.row.peak_rss_bytes as f64 / 1e6,
+            model_of(r) as f64 / 1e6,
+            ratio(r)
+        );
+    }
+    Some(s)
+}
