@@ -11,8 +11,7 @@
 /// power of two at least the slots) and the computed cache (a power of two
 /// at least the slots over `config.cache_ratio`, at most
 /// `config.max_cache_entries`). Measured peak RSS beyond this is the
-/// arena's growth slack, the free-slot stack, the memo of counting and
-/// saving, and the process itself.
+/// free-slot stack, the memo of counting and saving, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     let slots = (peak_nodes as usize + 2).max(config.initial_nodes);
     let buckets = slots.next_power_of_two().max(16);
@@ -70,9 +69,12 @@ fn grow<T>(v: &mut Vec<T>) {
 
 /// Past this size a table grows by a quarter instead of doubling: on the
 /// largest boards the last doubling of the node arena would reserve
-/// gigabytes more than the nodes need (a 7x6 count with 136 M peak nodes
-/// held a 4.3 GB arena). Growing a large table moves its pages (`mremap`),
-/// it does not copy them, so the extra growths cost little.
+/// gigabytes of address space more than the nodes need (a 7x6 count with
+/// 136 M peak nodes reserved a 4.3 GB arena). Untouched capacity is not
+/// resident, but a sweep's memory limit bounds the address space
+/// (`RLIMIT_AS`), so the reservation decides whether a board fits. Growing
+/// a large table moves its pages (`mremap`), it does not copy them, so the
+/// extra growths cost little.
 const GENTLE_GROWTH_BYTES: usize = 1 << 30;
 
 /// The capacity a full table of `cap` elements of `elem_bytes` bytes grows

@@ -38,11 +38,10 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
         "Peak RSS (measured by the sweep, the kernel's account of the run's process) against the memory model: \
 16 bytes per peak live node, the unique table's buckets (4 bytes each, a power of two at least the slots) \
 and the computed cache (20 bytes an entry, a power of two at least the slots over the cache ratio, at most \
-2^{} entries). Beyond the model a run also holds the node arena's growth slack (doubling up to 1 GiB, then \
-a quarter at a time; before commit 6ffe0ed doubling up to 4 GiB, and always before 5e5132d), the stack of \
-free slots (4 bytes each), the memo of counting (4 bytes a slot and 16 a counted node), that of saving a \
-checkpoint (4 bytes a slot since commit 1cf5af4, about 28 bytes a saved node before) and the process itself \
-(about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
+2^{} entries). Beyond the model a run also holds the stack of free slots (4 bytes each), the memo of \
+counting (4 bytes a slot and 16 a counted node), that of saving a checkpoint (4 bytes a slot since commit \
+1cf5af4, about 28 bytes a saved node before), the old cache beside the new while it doubled (before commit \
+3a9a126) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
 | sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
         Config::default().max_cache_entries.trailing_zeros(),
