@@ -176,6 +176,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let runs = select(&spec, opts)?;
     let rev = Revision::current();
     let machine = Machine::current();
+    let machine_memory = machine.memory_bytes as f64;
     let dir = sweep_dir(opts, &spec, &machine.host, &rev);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let _lock = lock(&dir)?;
@@ -219,6 +220,17 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     }
 
     let jobs = opts.jobs.clamp(1, todo.len().max(1));
+    if jobs > 1 {
+        // Runs at once may together need more memory than the machine has.
+        let limit = todo.iter().filter_map(|r| r.limits.memory_bytes).fold(0.0, f64::max);
+        if limit * jobs as f64 > machine_memory {
+            eprintln!(
+                "warning: {jobs} jobs with memory limits of up to {:.1} GB may need more than this machine's {:.1} GB",
+                limit / 1e9,
+                machine_memory / 1e9
+            );
+        }
+    }
     let queue = Mutex::new(todo.into_iter());
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();

@@ -536,3 +536,19 @@ fn boards_select_the_runs_of_a_spec() {
     assert!(err.contains("some.toml") && err.contains("6x6"), "{err}");
     assert!(!absent.exists(), "nothing may be written");
 }
+
+/// Runs at once whose memory limits add up to more than the machine has get
+/// a warning (the sweep still runs them).
+#[test]
+fn jobs_over_the_machine_memory_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"3x3\", \"4x3\"]\n[limits]\nmemory_bytes = 1e15\n";
+    let spec = write_spec(dir.path(), "big", body);
+    let two = sweep(&spec, &dir.path().join("two"), &["--jobs", "2"]);
+    let err = String::from_utf8_lossy(&two.stderr);
+    assert!(two.status.success(), "{err}");
+    assert!(err.contains("warning: 2 jobs") && err.contains("1000000.0 GB"), "{err}");
+    assert_eq!(stable_runs(&dir.path().join("two")).len(), 2);
+    let one = sweep(&spec, &dir.path().join("one"), &[]);
+    assert!(one.status.success() && one.stderr.is_empty(), "one job at a time: no warning");
+}
