@@ -150,8 +150,8 @@ impl Cache {
     /// Grow to `len` entries (a power of two), keeping what still fits.
     /// Doubling works in place: an entry's slot gains one bit of its hash,
     /// so entry `i` moves to `2i` or `2i + 1`, which (going down from the
-    /// top) are free by then; the table never exists twice, which saved a
-    /// third of the cache's size from the peak RSS of every doubling.
+    /// top) are free by then. The table never exists twice (a copy held the
+    /// old table beside the new one: half the new size more at its peak).
     pub fn resize(&mut self, len: usize) {
         let len = len.next_power_of_two().max(256);
         let old_len = self.entries.len();
