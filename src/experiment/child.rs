@@ -73,32 +73,11 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(text) => match serde_json::from_str::<Line>(&text) {
                 Ok(Line::Ply(p)) => {
-                    let row = PlyRow {
-                        run: key.clone(),
-                        ply: p.ply,
-                        states: p.states,
-                        bdd_nodes: p.bdd_nodes,
-                        live_nodes: p.live_nodes,
-                        time_s: p.time_s,
-                        ..Default::default()
-                    };
-                    on_ply(row);
+                    on_ply(PlyRow::counted(&key, &p));
                     ply_count += 1;
                 }
                 Ok(Line::Solved(p)) => {
-                    let row = PlyRow {
-                        run: key.clone(),
-                        ply: p.ply,
-                        states: p.total,
-                        bdd_nodes: p.nodes,
-                        live_nodes: 0,
-                        time_s: p.time_s,
-                        won: Some(p.won),
-                        drawn: Some(p.drawn),
-                        lost: Some(p.lost),
-                        terminal: Some(p.terminal),
-                    };
-                    on_ply(row);
+                    on_ply(PlyRow::solved(&key, &p));
                     ply_count += 1;
                 }
                 Ok(Line::Done(t)) => {

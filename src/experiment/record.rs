@@ -75,6 +75,37 @@ pub struct PlyRow {
     pub terminal: Option<u128>,
 }
 
+impl PlyRow {
+    /// The row of a counted ply of run `run`.
+    pub fn counted(run: &str, p: &crate::search::PlyRecord) -> PlyRow {
+        PlyRow {
+            run: run.to_string(),
+            ply: p.ply,
+            states: p.states,
+            bdd_nodes: p.bdd_nodes,
+            live_nodes: p.live_nodes,
+            time_s: p.time_s,
+            ..Default::default()
+        }
+    }
+
+    /// The row of a solved ply of run `run` (its states are the ply's total).
+    pub fn solved(run: &str, p: &crate::search::SolvePly) -> PlyRow {
+        PlyRow {
+            run: run.to_string(),
+            ply: p.ply,
+            states: p.total,
+            bdd_nodes: p.nodes,
+            live_nodes: 0,
+            time_s: p.time_s,
+            won: Some(p.won),
+            drawn: Some(p.drawn),
+            lost: Some(p.lost),
+            terminal: Some(p.terminal),
+        }
+    }
+}
+
 /// An append-only CSV file with a fixed header.
 pub struct CsvLog {
     path: PathBuf,

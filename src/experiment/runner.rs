@@ -149,18 +149,20 @@ pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<RunState>)> {
     let dir = sweep_dir(opts, &spec, &Machine::current().host, &Revision::current());
     let path = dir.join("runs.csv");
     let rows: Vec<RunRow> = if path.exists() { super::record::read_rows(&path)? } else { Vec::new() };
-    let states = runs
-        .iter()
-        .map(|run| {
-            let key = run.key();
-            let row = rows.iter().find(|r| r.run == key).cloned();
-            let ck = checkpoint_dir(&dir, run);
-            let checkpoint = row.is_none().then(|| {
-                crate::search::checkpoint::describe(&ck).or_else(|| crate::search::solve_checkpoint::describe(&ck))
-            });
-            RunState { key, row, checkpoint: checkpoint.flatten() }
-        })
-        .collect();
+    let states =
+        runs.iter()
+            .map(|run| {
+                let key = run.key();
+                let row = rows.iter().find(|r| r.run == key).cloned();
+                let ck = checkpoint_dir(&dir, run);
+                let checkpoint = match row {
+                    Some(_) => None,
+                    None => crate::search::checkpoint::describe(&ck)
+                        .or_else(|| crate::search::solve_checkpoint::describe(&ck)),
+                };
+                RunState { key, row, checkpoint }
+            })
+            .collect();
     Ok((dir, states))
 }
 
@@ -181,21 +183,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let _lock = lock(&dir)?;
     let finished = repair(&dir)?;
-    let meta_path = dir.join("meta.json");
-    let mut meta = if meta_path.exists() {
-        Meta::load(&meta_path)?
-    } else {
-        Meta { experiment: spec.name.clone(), revision: rev.clone(), machine, spec: spec.clone(), invocations: vec![] }
-    };
-    meta.spec = spec.clone();
-    meta.invocations.push(Invocation {
-        date: now_utc(),
-        command: argv,
-        commit: rev.commit.clone(),
-        dirty: rev.dirty,
-        shard: opts.shard.map(|(i, n)| format!("{i}/{n}")),
-    });
-    meta.save(&meta_path)?;
+    record_invocation(&dir, &spec, machine, &rev, argv, opts.shard)?;
 
     let mut runs_log = CsvLog::open::<RunRow>(&dir.join("runs.csv"))?;
     let mut plies_log = CsvLog::open::<PlyRow>(&dir.join("plies.csv"))?;
@@ -220,17 +208,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     }
 
     let jobs = opts.jobs.clamp(1, todo.len().max(1));
-    if jobs > 1 {
-        // Runs at once may together need more memory than the machine has.
-        let limit = todo.iter().filter_map(|r| r.limits.memory_bytes).fold(0.0, f64::max);
-        if limit * jobs as f64 > machine_memory {
-            eprintln!(
-                "warning: {jobs} jobs with memory limits of up to {:.1} GB may need more than this machine's {:.1} GB",
-                limit / 1e9,
-                machine_memory / 1e9
-            );
-        }
-    }
+    warn_if_over_memory(&todo, jobs, machine_memory);
     let queue = Mutex::new(todo.into_iter());
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
@@ -278,6 +256,46 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     match failure {
         Some(e) => Err(e),
         None => Ok(report),
+    }
+}
+
+/// Add this invocation to the directory's `meta.json` (created with the
+/// machine and revision on the first one); the spec is the one in force.
+fn record_invocation(
+    dir: &Path,
+    spec: &ExperimentSpec,
+    machine: Machine,
+    rev: &Revision,
+    argv: Vec<String>,
+    shard: Option<(usize, usize)>,
+) -> Result<()> {
+    let path = dir.join("meta.json");
+    let mut meta = if path.exists() {
+        Meta::load(&path)?
+    } else {
+        Meta { experiment: spec.name.clone(), revision: rev.clone(), machine, spec: spec.clone(), invocations: vec![] }
+    };
+    meta.spec = spec.clone();
+    meta.invocations.push(Invocation {
+        date: now_utc(),
+        command: argv,
+        commit: rev.commit.clone(),
+        dirty: rev.dirty,
+        shard: shard.map(|(i, n)| format!("{i}/{n}")),
+    });
+    meta.save(&path)
+}
+
+/// Warn when `jobs` runs at once may together need more memory (by their
+/// limits) than the machine has.
+fn warn_if_over_memory(todo: &[RunSpec], jobs: usize, machine_memory: f64) {
+    let limit = todo.iter().filter_map(|r| r.limits.memory_bytes).fold(0.0, f64::max);
+    if jobs > 1 && limit * jobs as f64 > machine_memory {
+        eprintln!(
+            "warning: {jobs} jobs with memory limits of up to {:.1} GB may need more than this machine's {:.1} GB",
+            limit / 1e9,
+            machine_memory / 1e9
+        );
     }
 }
 
