@@ -1,12 +1,11 @@
 //! Model counting over a chosen variable set, node counts, evaluation, support.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use super::manager::{Manager, VarSet};
 use super::node::{Bdd, Node, Var};
+use super::reach::{self, Rank};
 
 impl Manager {
     /// The number of assignments to the variables of `over` that satisfy `f`.
@@ -46,8 +45,8 @@ impl Manager {
             }
         }
         rank.push(set.levels.len() as u32);
-        let index = vec![0; self.table.nodes.len()];
-        SatCounter { manager: self, over, rank, index, counts: Vec::new() }
+        let marks = vec![0; reach::words(self.table.slots())];
+        SatCounter { manager: self, over, rank, marks, marked: 0, counts: None }
     }
 
     /// Number of internal nodes of `f` (terminals not counted).
@@ -101,99 +100,122 @@ impl Manager {
     }
 }
 
-/// `base * 2^gap`, panicking if it does not fit in a `u128`.
-fn shl_exact(base: u128, gap: u32) -> u128 {
-    if base == 0 {
-        return 0;
-    }
-    match base.checked_shl(gap) {
-        Some(v) if gap < 128 && v >> gap == base => v,
-        _ => panic!("sat_count overflows u128"),
-    }
+/// A model count held in the memo: `u64` while every node's count fits,
+/// else `u128` (a memo entry is then twice the size).
+trait Count: Copy + Default + Send + Sync {
+    fn of_terminal(t: u32) -> Self;
+    fn plus(self, other: Self) -> Option<Self>;
+    /// `self * 2^gap`, or `None` if it does not fit.
+    fn times_pow2(self, gap: u32) -> Option<Self>;
+    fn wide(self) -> u128;
 }
 
-/// Model counting with a memo shared across calls (see [`Manager::counter`]).
+macro_rules! count_int {
+    ($t:ty) => {
+        impl Count for $t {
+            fn of_terminal(t: u32) -> $t {
+                t as $t
+            }
+            fn plus(self, other: $t) -> Option<$t> {
+                <$t>::checked_add(self, other)
+            }
+            fn times_pow2(self, gap: u32) -> Option<$t> {
+                match self {
+                    0 => Some(0),
+                    _ if gap >= <$t>::BITS || self.leading_zeros() < gap => None,
+                    _ => Some(self << gap),
+                }
+            }
+            fn wide(self) -> u128 {
+                self as u128
+            }
+        }
+    };
+}
+count_int!(u64);
+count_int!(u128);
+
+/// The memo's counts, in the order of the marked nodes' indices.
+enum Counts {
+    Narrow(Vec<u64>),
+    Wide(Vec<u128>),
+}
+
+/// Model counting with a memo shared by every BDD it counts: counting
+/// several BDDs that share nodes visits each node once when all are added
+/// before the first count (a BDD with new nodes counted later recomputes
+/// the memo).
 ///
-/// Invariant: for a visited node `g`, `index[g] = k + 1` and `counts[k]` is
-/// the number of assignments to the counted variables at or below `g`'s level
-/// that satisfy `g`; `index[g] = 0` for nodes not visited yet. The index is
-/// dense over the node table (4 bytes per slot, allocated zeroed: pages never
-/// touched cost nothing).
+/// Invariants: `marks` has the bit of every internal node reachable from a
+/// BDD added so far, `marked` of them; when `counts` is `Some`, it holds per
+/// marked node, at the node's position among the marked ones (`rank`), the
+/// number of assignments to the counted variables at or below its level
+/// that satisfy it. The memo costs 1 bit per slot of the node table, half a
+/// bit for the rank and 8 bytes per marked node (16 when a count needs more
+/// than 64 bits).
 pub struct SatCounter<'a> {
     manager: &'a Manager,
     over: VarSet,
     /// Per level (and one past the last for terminals): counted levels above it.
     rank: Vec<u32>,
-    index: Vec<u32>,
-    counts: Vec<u128>,
+    marks: Vec<u64>,
+    marked: usize,
+    counts: Option<(Rank, Counts)>,
 }
 
 impl SatCounter<'_> {
+    /// Add the nodes of `f` to the memo (counted at the next [`SatCounter::count`]).
+    pub fn add(&mut self, f: Bdd) {
+        let nodes = &self.manager.table.nodes;
+        let new = match &self.manager.pool {
+            Some(pool) => {
+                let bits = reach::atomic(&mut self.marks);
+                pool.install(|| reach::mark_parallel(nodes, bits, f.0, 0))
+            }
+            None => reach::mark(nodes, &mut self.marks, &[f.0]),
+        };
+        if new > 0 {
+            self.marked += new;
+            self.counts = None;
+        }
+    }
+
     /// The number of assignments to the counted variables that satisfy `f`.
     ///
     /// # Panics
     /// As [`Manager::sat_count`].
     pub fn count(&mut self, f: Bdd) -> u128 {
-        if let Some(pool) = &self.manager.pool {
-            pool.install(|| self.count_new_parallel(f.0));
-            return self.scaled(f.0, 0);
+        self.add(f);
+        if self.counts.is_none() {
+            let rank = Rank::new(&self.marks);
+            let counts = match self.compute::<u64>(&rank) {
+                Some(narrow) => Counts::Narrow(narrow),
+                None => Counts::Wide(self.compute::<u128>(&rank).expect("sat_count overflows u128")),
+            };
+            self.counts = Some((rank, counts));
         }
-        let m = self.manager;
-        // Post-order walk: (node, children done).
-        let mut stack = vec![(f.0, false)];
-        while let Some((g, expanded)) = stack.pop() {
-            if g <= 1 || (!expanded && self.index[g as usize] != 0) {
-                continue;
-            }
-            let n = m.node(g);
-            if !expanded {
-                stack.push((g, true));
-                stack.push((n.low, false));
-                stack.push((n.high, false));
-                continue;
-            }
-            let count = self.node_count_of(&self.counts, n);
-            self.counts.push(count);
-            self.index[g as usize] = self.counts.len() as u32;
-        }
-        self.scaled(f.0, 0)
-    }
-
-    /// The count of a node whose children are counted.
-    ///
-    /// # Panics
-    /// As [`Manager::sat_count`].
-    fn node_count_of(&self, counts: &[u128], n: Node) -> u128 {
-        let m = self.manager;
-        assert!(
-            m.var_sets[self.over.0 as usize].member.get(n.level as usize).copied().unwrap_or(false),
-            "sat_count: the BDD depends on variable {} outside the counted set",
-            m.var_at(super::node::Level(n.level)).0
-        );
-        let own = self.rank[n.level as usize];
-        let child = |c: u32| self.scaled_in(counts, c, own + 1);
-        child(n.low).checked_add(child(n.high)).expect("sat_count overflows u128")
-    }
-
-    /// Count the nodes below `f` not counted yet, on the current rayon pool:
-    /// collect them with their levels (claiming each in `index` by a
-    /// compare-and-swap), order them deepest level first (a counting sort),
-    /// number them in that order, then count one level at a time, every node
-    /// of a level in parallel (its children are deeper, so already counted).
-    fn count_new_parallel(&mut self, f: u32) {
-        let nodes = &self.manager.table.nodes;
-        let found = {
-            // SAFETY: AtomicU32 has the layout of u32; `index` is accessed
-            // only through this view until the collection ends.
-            let index = unsafe { &*(self.index.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
-            let mut out = Vec::new();
-            collect_uncounted(nodes, index, f, 0, &mut out);
-            out
+        let (rank, counts) = self.counts.as_ref().expect("computed above");
+        let base = match counts {
+            Counts::Narrow(c) => self.base(rank, c, f.0).wide(),
+            Counts::Wide(c) => self.base(rank, c, f.0),
         };
-        let mut width = vec![0usize; self.manager.var_count()];
-        for &(level, _) in &found {
-            width[level as usize] += 1;
-        }
+        base.times_pow2(self.gap(f.0, 0)).expect("sat_count overflows u128")
+    }
+
+    /// Distinct internal nodes added so far, over all BDDs.
+    pub fn visited(&self) -> usize {
+        self.marked
+    }
+
+    /// The counts of all marked nodes, or `None` if one does not fit in `C`:
+    /// the nodes sorted by level (a counting sort), then one level at a time
+    /// from the deepest, each node from its children's counts (on the
+    /// manager's pool, every node of a level in parallel).
+    fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
+        let m = self.manager;
+        let nodes = &m.table.nodes;
+        let mut width = vec![0usize; m.var_count()];
+        reach::for_each_set(&self.marks, |g| width[nodes[g as usize].level as usize] += 1);
         // first[level]: where the level's nodes start, the deepest level first.
         let mut first = vec![0usize; width.len()];
         let mut at = 0;
@@ -201,84 +223,63 @@ impl SatCounter<'_> {
             first[level] = at;
             at += width[level];
         }
-        let mut ids = vec![0u32; found.len()];
+        let mut ids = vec![0u32; self.marked];
         let mut next = first.clone();
-        for &(level, g) in &found {
-            ids[next[level as usize]] = g;
-            next[level as usize] += 1;
-        }
-        drop(found);
-        let base = self.counts.len();
-        for (j, &g) in ids.iter().enumerate() {
-            self.index[g as usize] = (base + j + 1) as u32;
-        }
-        self.counts.resize(base + ids.len(), 0);
-        let mut counts = std::mem::take(&mut self.counts);
+        reach::for_each_set(&self.marks, |g| {
+            let level = nodes[g as usize].level as usize;
+            ids[next[level]] = g;
+            next[level] += 1;
+        });
+        let mut counts = vec![C::default(); self.marked];
         for level in (0..width.len()).rev().filter(|&l| width[l] > 0) {
-            let range = first[level]..first[level] + width[level];
-            let (deeper, this_level) = counts.split_at_mut(base + range.start);
-            let this = &*self;
-            this_level[..range.len()]
-                .par_iter_mut()
-                .zip(&ids[range])
-                .for_each(|(c, &g)| *c = this.node_count_of(deeper, nodes[g as usize]));
-        }
-        self.counts = counts;
-    }
-
-    /// Distinct internal nodes visited so far, over all counted BDDs.
-    pub fn visited(&self) -> usize {
-        self.counts.len()
-    }
-
-    /// The count of the terminal or already counted node `c` over the counted
-    /// variables of rank `from` and below (`from` at most `c`'s rank): the
-    /// skipped variables above `c` are free.
-    fn scaled(&self, c: u32, from: u32) -> u128 {
-        self.scaled_in(&self.counts, c, from)
-    }
-
-    /// [`SatCounter::scaled`] with the counts of `c` and what it reaches in `counts`.
-    fn scaled_in(&self, counts: &[u128], c: u32, from: u32) -> u128 {
-        let base = if c <= 1 { c as u128 } else { counts[self.index[c as usize] as usize - 1] };
-        let level = self.manager.level(c) as usize;
-        shl_exact(base, self.rank[level.min(self.rank.len() - 1)] - from)
-    }
-}
-
-/// `index` value of a node claimed by the parallel collection.
-const CLAIMED: u32 = u32::MAX;
-
-/// Append to `out` every internal node reachable from `f` whose `index` is
-/// 0, with its level, claiming it (0 -> CLAIMED): in parallel tasks near the
-/// top, below them with an explicit stack.
-fn collect_uncounted(nodes: &[Node], index: &[AtomicU32], f: u32, depth: u32, out: &mut Vec<(u32, u32)>) {
-    let claim = |g: u32| {
-        g > 1
-            && index[g as usize].load(Ordering::Relaxed) == 0
-            && index[g as usize].compare_exchange(0, CLAIMED, Ordering::Relaxed, Ordering::Relaxed).is_ok()
-    };
-    if depth < super::par::SPAWN_DEPTH {
-        if claim(f) {
-            let n = nodes[f as usize];
-            out.push((n.level, f));
-            let below = |g: u32| {
-                let mut v = Vec::new();
-                collect_uncounted(nodes, index, g, depth + 1, &mut v);
-                v
+            let level_ids = &ids[first[level]..first[level] + width[level]];
+            let of = |&g: &u32| self.node_count_of(rank, &counts, nodes[g as usize]);
+            let values: Option<Vec<C>> = match &m.pool {
+                Some(pool) => pool.install(|| level_ids.par_iter().map(of).collect()),
+                None => level_ids.iter().map(of).collect(),
             };
-            let (a, b) = rayon::join(|| below(n.low), || below(n.high));
-            out.extend(a);
-            out.extend(b);
+            for (&g, v) in level_ids.iter().zip(values?) {
+                counts[rank.position(&self.marks, g)] = v;
+            }
         }
-        return;
+        Some(counts)
     }
-    let mut stack = vec![f];
-    while let Some(g) = stack.pop() {
-        if claim(g) {
-            let n = nodes[g as usize];
-            out.push((n.level, g));
-            stack.extend([n.low, n.high]);
+
+    /// The count of a node whose children are counted, `None` if it does not fit.
+    ///
+    /// # Panics
+    /// If the node's variable is outside the counted set.
+    fn node_count_of<C: Count>(&self, rank: &Rank, counts: &[C], n: Node) -> Option<C> {
+        let m = self.manager;
+        assert!(
+            m.var_sets[self.over.0 as usize].member.get(n.level as usize).copied().unwrap_or(false),
+            "sat_count: the BDD depends on variable {} outside the counted set",
+            m.var_at(super::node::Level(n.level)).0
+        );
+        let own = self.rank[n.level as usize] + 1;
+        let child = |c: u32| self.scaled_in(rank, counts, c, own);
+        child(n.low)?.plus(child(n.high)?)
+    }
+
+    /// The count of the terminal or counted node `c` over the counted
+    /// variables of rank `from` and below (`from` at most `c`'s rank): the
+    /// skipped variables above `c` are free. `None` if it does not fit.
+    fn scaled_in<C: Count>(&self, rank: &Rank, counts: &[C], c: u32, from: u32) -> Option<C> {
+        self.base(rank, counts, c).times_pow2(self.gap(c, from))
+    }
+
+    /// The memo's count of the terminal or counted node `c`.
+    fn base<C: Count>(&self, rank: &Rank, counts: &[C], c: u32) -> C {
+        if c <= 1 {
+            C::of_terminal(c)
+        } else {
+            counts[rank.position(&self.marks, c)]
         }
+    }
+
+    /// Counted variables from rank `from` down to `c`'s level, exclusive.
+    fn gap(&self, c: u32, from: u32) -> u32 {
+        let level = self.manager.level(c) as usize;
+        self.rank[level.min(self.rank.len() - 1)] - from
     }
 }

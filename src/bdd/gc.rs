@@ -10,8 +10,11 @@
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use super::manager::Manager;
 use super::node::Bdd;
+use super::reach;
 use super::stats::GcReport;
 
 impl Manager {
@@ -23,23 +26,16 @@ impl Manager {
         let pool = self.pool.take();
         let (table, cache) = (&mut self.table, &mut self.cache);
         let mut collect = |parallel: bool| {
-            let marked = if parallel {
-                super::par::mark(&table.nodes, &roots)
+            let mut marked = vec![0u64; reach::words(table.slots())];
+            marked[0] |= 0b11;
+            if parallel {
+                let bits = reach::atomic(&mut marked);
+                roots.par_iter().for_each(|&r| {
+                    reach::mark_parallel(&table.nodes, bits, r, 0);
+                });
             } else {
-                let mut marked = vec![0u64; table.slots().div_ceil(64)];
-                marked[0] |= 0b11;
-                let mut stack = roots.clone();
-                while let Some(f) = stack.pop() {
-                    let (word, bit) = (f as usize / 64, 1u64 << (f % 64));
-                    if marked[word] & bit == 0 {
-                        marked[word] |= bit;
-                        let n = table.nodes[f as usize];
-                        stack.push(n.low);
-                        stack.push(n.high);
-                    }
-                }
-                marked
-            };
+                reach::mark(&table.nodes, &mut marked, &roots);
+            }
             let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
             let freed = table.sweep(is_marked, parallel) as u64;
             (freed, cache.retain_live(|i| is_marked(i as usize), parallel) as u64)

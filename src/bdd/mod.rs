@@ -28,6 +28,7 @@ mod node;
 mod pairing;
 mod par;
 mod quant;
+mod reach;
 mod stats;
 mod unique;
 

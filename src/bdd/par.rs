@@ -24,14 +24,13 @@
 //! the nodes the sequential operations give: the table is canonical.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{fence, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
 
 use super::cache::{slot, Op, TAG_MASK};
 use super::manager::{Manager, Step};
 use super::node::{Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
 use super::unique::{hash, Full};
-use rayon::prelude::*;
 
 /// Recursion depth below which both branches of a step become parallel tasks.
 pub(crate) const SPAWN_DEPTH: u32 = 8;
@@ -360,38 +359,5 @@ impl<'a> Shared<'a> {
         let r = self.mk(x, low?, high?)?;
         self.put(op, f, t, id, r);
         Ok(r)
-    }
-}
-
-/// The mark bits (bit `i` of word `i / 64` for slot `i`) of every node
-/// reachable from `roots`, the terminals included, marked on the current
-/// rayon pool: roots in parallel, and both children of a node near the top.
-pub(crate) fn mark(nodes: &[Node], roots: &[u32]) -> Vec<u64> {
-    let bits: Vec<AtomicU64> = (0..nodes.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-    bits[0].fetch_or(0b11, Ordering::Relaxed);
-    roots.par_iter().for_each(|&r| mark_from(nodes, &bits, r, 0));
-    bits.into_iter().map(AtomicU64::into_inner).collect()
-}
-
-/// Mark `f` and what it reaches: in parallel tasks near the top, below
-/// them with an explicit stack (no recursion as deep as the variables).
-fn mark_from(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u32) {
-    let newly_marked = |f: u32| {
-        let (word, bit) = (&bits[f as usize / 64], 1u64 << (f % 64));
-        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
-    };
-    if depth < SPAWN_DEPTH {
-        if newly_marked(f) {
-            let n = nodes[f as usize];
-            rayon::join(|| mark_from(nodes, bits, n.low, depth + 1), || mark_from(nodes, bits, n.high, depth + 1));
-        }
-        return;
-    }
-    let mut stack = vec![f];
-    while let Some(f) = stack.pop() {
-        if newly_marked(f) {
-            let n = nodes[f as usize];
-            stack.extend([n.low, n.high]);
-        }
     }
 }

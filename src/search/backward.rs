@@ -178,11 +178,14 @@ pub fn solve_resumable(
             space.manager.pin(lost);
         }
         // One memo for all counts: the plies' sets share most of their nodes.
-        // The stored nodes are those of win and lost, counted first.
+        // The stored nodes are those of win and lost, added first.
         let mut counter = space.manager.counter(space.layout.set(frame));
-        let (w, l) = (counter.count(win), counter.count(lost));
+        counter.add(win);
+        counter.add(lost);
         let nodes = counter.visited() as u64;
-        let (d, t) = (counter.count(draw), counter.count(terminal));
+        counter.add(draw);
+        counter.add(terminal);
+        let [w, l, d, t] = [win, lost, draw, terminal].map(|f| counter.count(f));
         let record = SolvePly {
             ply: i,
             won: if i % 2 == 0 { w } else { l },

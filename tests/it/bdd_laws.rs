@@ -215,3 +215,41 @@ fn robdd_size(table: &[bool], order: &[usize]) -> usize {
     }
     total
 }
+
+/// Counts beyond 64 bits are exact: node counts that need 128 bits (the memo
+/// widens), node counts that fit but a root scaled past 64 bits, a shared
+/// counter whose later BDD widens the memo, on one thread and on two. The
+/// oracle is arithmetic: `x_0 ∨ ... ∨ x_{n-1}` has `2^n - 1` models, the
+/// parity of `n` variables `2^(n-1)`, a literal `2^(n-1)`.
+#[test]
+fn sat_counts_beyond_64_bits_are_exact() {
+    const N: usize = 127;
+    for threads in [1, 2] {
+        let mut m = Manager::new(c4bdd::bdd::Config { threads, ..c4bdd::bdd::Config::default() });
+        let x = m.add_vars(N).unwrap();
+        let all = m.var_set(&x).unwrap();
+        let lits: Vec<Bdd> = x.iter().map(|&v| m.literal(v, true).unwrap()).collect();
+        let any = m.or_all(&lits).unwrap();
+        let parity = lits.iter().try_fold(Bdd::FALSE, |acc, &l| m.xor(acc, l)).unwrap();
+        let low = lits[N - 3];
+        assert_eq!(m.sat_count(any, all), (1u128 << N) - 1, "{threads} threads: or of all");
+        assert_eq!(m.sat_count(parity, all), 1u128 << (N - 1), "{threads} threads: parity");
+        assert_eq!(m.sat_count(low, all), 1u128 << (N - 1), "{threads} threads: a literal near the bottom");
+        let mut counter = m.counter(all);
+        assert_eq!(counter.count(low), 1u128 << (N - 1), "{threads} threads: narrow memo");
+        assert_eq!(counter.count(any), (1u128 << N) - 1, "{threads} threads: memo widened");
+        assert_eq!(counter.count(low), 1u128 << (N - 1), "{threads} threads: after widening");
+        assert_eq!(counter.visited(), m.node_count_many(&[low, any]), "{threads} threads: nodes");
+    }
+}
+
+/// A count that does not fit in 128 bits is refused loudly, not wrapped.
+#[test]
+#[should_panic(expected = "sat_count overflows u128")]
+fn a_count_beyond_128_bits_panics() {
+    let mut m = Manager::new(c4bdd::bdd::Config::default());
+    let x = m.add_vars(130).unwrap();
+    let all = m.var_set(&x).unwrap();
+    let f = m.literal(x[129], true).unwrap();
+    m.sat_count(f, all);
+}
