@@ -214,25 +214,11 @@ impl SatCounter<'_> {
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
         let nodes = &m.table.nodes;
-        let mut width = vec![0usize; m.var_count()];
-        reach::for_each_set(&self.marks, |g| width[nodes[g as usize].level as usize] += 1);
-        // first[level]: where the level's nodes start, the deepest level first.
-        let mut first = vec![0usize; width.len()];
-        let mut at = 0;
-        for level in (0..width.len()).rev() {
-            first[level] = at;
-            at += width[level];
-        }
-        let mut ids = vec![0u32; self.marked];
-        let mut next = first.clone();
-        reach::for_each_set(&self.marks, |g| {
-            let level = nodes[g as usize].level as usize;
-            ids[next[level]] = g;
-            next[level] += 1;
-        });
+        let (ids, first) = reach::by_level(nodes, &self.marks, self.marked, m.var_count());
+        let end = |level: usize| if level == 0 { ids.len() } else { first[level - 1] };
         let mut counts = vec![C::default(); self.marked];
-        for level in (0..width.len()).rev().filter(|&l| width[l] > 0) {
-            let level_ids = &ids[first[level]..first[level] + width[level]];
+        for level in (0..first.len()).rev().filter(|&l| end(l) > first[l]) {
+            let level_ids = &ids[first[level]..end(level)];
             let of = |&g: &u32| self.node_count_of(rank, &counts, nodes[g as usize]);
             let values: Option<Vec<C>> = match &m.pool {
                 Some(pool) => pool.install(|| level_ids.par_iter().map(of).collect()),

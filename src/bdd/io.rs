@@ -23,12 +23,33 @@ use std::path::Path;
 
 use super::manager::Manager;
 use super::node::{Bdd, Level, Var};
+use super::reach::{self, Rank};
 use crate::error::{Error, Result};
 
 /// The magic bytes at the start of every BDD file.
 pub const MAGIC: &[u8; 8] = b"C4BDDSET";
 /// The current format version.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The file index of every saved node (see [`Manager::save_to`]).
+struct FileIndex {
+    /// The saved nodes' slots.
+    bits: Vec<u64>,
+    rank: Rank,
+    /// Per saved node, in slot order: its index in the file.
+    local: Vec<u32>,
+}
+
+impl FileIndex {
+    /// The index in the file of a saved node or terminal (the terminals keep 0 and 1).
+    fn get(&self, f: u32) -> u32 {
+        if f <= 1 {
+            f
+        } else {
+            self.local[self.rank.position(&self.bits, f)]
+        }
+    }
+}
 
 /// A reader or writer that checksums every byte it passes on.
 struct Crc<T> {
@@ -100,9 +121,8 @@ impl Manager {
     /// Write `roots` (and every node below them) to a stream; returns the
     /// CRC-32 stored at its end.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
-        let (order, index) = self.postorder(roots);
-        // A node's index in the file: the terminals keep 0 and 1.
-        let local = |f: u32| if f <= 1 { f } else { index[f as usize] };
+        let (order, index) = self.file_order(roots);
+        let local = |f: u32| index.get(f);
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         w.write_all(MAGIC)?;
         w.write_all(&FORMAT_VERSION.to_le_bytes())?;
@@ -130,22 +150,27 @@ impl Manager {
         Ok(crc)
     }
 
-    /// Internal nodes reachable from `roots`, children before parents, and
-    /// for each node slot its index in the file (`k + 2` for the `k`-th of
-    /// them, 0 for slots not reached). The index is one dense array over the
-    /// node table (4 bytes a slot, its untouched pages never resident), not a
-    /// hash map of the reached nodes (about 28 bytes each).
-    fn postorder(&self, roots: &[Bdd]) -> (Vec<u32>, Vec<u32>) {
-        let mut index = vec![0u32; self.table.slots()];
-        let mut order = Vec::new();
+    /// Internal nodes reachable from `roots`, children before parents (in
+    /// post-order from the roots, so the file depends only on the BDDs, not
+    /// on where their nodes live), and their indices in the file (`k + 2` for
+    /// the `k`-th of them). The reached nodes are first marked, a bit per slot
+    /// of the node table; their file indices take 4 bytes per reached node,
+    /// found through the bits' rank: no array or hash map over all slots.
+    fn file_order(&self, roots: &[Bdd]) -> (Vec<u32>, FileIndex) {
+        let nodes = &self.table.nodes;
+        let mut bits = vec![0u64; reach::words(self.table.slots())];
+        let count = reach::mark(nodes, &mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
+        let rank = Rank::new(&bits);
+        let mut local = vec![0u32; count];
+        let mut order = Vec::with_capacity(count);
         let mut stack: Vec<(u32, bool)> = roots.iter().rev().map(|r| (r.0, false)).collect();
         while let Some((f, expanded)) = stack.pop() {
-            if f <= 1 || index[f as usize] != 0 {
+            if f <= 1 || local[rank.position(&bits, f)] != 0 {
                 continue;
             }
             if expanded {
                 order.push(f);
-                index[f as usize] = order.len() as u32 + 1;
+                local[rank.position(&bits, f)] = order.len() as u32 + 1;
                 continue;
             }
             let n = self.node(f);
@@ -153,7 +178,7 @@ impl Manager {
             stack.push((n.high, false));
             stack.push((n.low, false));
         }
-        (order, index)
+        (order, FileIndex { bits, rank, local })
     }
 
     /// Read BDDs written by [`Manager::save_to`] into this manager. The
