@@ -39,8 +39,9 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
 16 bytes per peak live node, the unique table's buckets (4 bytes each, a power of two at least the slots) \
 and the computed cache (20 bytes an entry, a power of two at least the slots over the cache ratio, at most \
 2^{} entries). Beyond the model a run also holds the stack of free slots (4 bytes each), the memo of \
-counting (4 bytes a slot and 16 a counted node), that of saving a checkpoint (4 bytes a slot since commit \
-1cf5af4, about 28 bytes a saved node before), the old cache beside the new while it doubled (before commit \
+counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
+a counted node), that of saving a checkpoint (about 28 bytes a saved node before commit 1cf5af4, then 4 bytes a \
+slot; since commit 0b5610c 1.5 bits a slot and 8 bytes a saved node), the old cache beside the new while it doubled (before commit \
 3a9a126) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
 | sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
