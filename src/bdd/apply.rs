@@ -5,7 +5,7 @@
 //! insert. Results are reduced and ordered because they are built with `mk`.
 
 use super::cache::Op;
-use super::manager::{Manager, Step};
+use super::manager::{Manager, Step, Step2};
 use super::node::Bdd;
 use crate::error::Result;
 
@@ -34,6 +34,16 @@ impl Manager {
     /// `f ∧ ¬g`.
     pub fn diff(&mut self, f: Bdd, g: Bdd) -> Result<Bdd> {
         self.apply(Op::Diff, f, g)
+    }
+
+    /// `(f ∧ g, f ∧ ¬g)`: the two halves of `f` split by `g`, in one
+    /// traversal of `f` and `g` (each half is also cached as `and` / `diff`).
+    pub fn split(&mut self, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
+        let r = match self.threads() {
+            1 => self.split_rec(f.0, g.0),
+            _ => self.parallel(|s| s.split(f.0, g.0, 0)),
+        };
+        r.map(|(a, d)| (Bdd(a), Bdd(d))).map_err(|_| self.limit_error())
     }
 
     /// `f → g`.
@@ -158,6 +168,49 @@ impl Manager {
         let r = self.mk(level, low, high)?;
         self.cache.put(op, f, g, 0, r);
         Ok(r)
+    }
+
+    /// The halves `(f ∧ g, f ∧ ¬g)` when they follow without recursion
+    /// (`f = 1` is left to the caller: its second half is a negation).
+    #[inline(always)]
+    pub(crate) fn split_terminal_case(f: u32, g: u32) -> Option<(u32, u32)> {
+        match (f, g) {
+            (0, _) => Some((0, 0)),
+            (_, 0) => Some((0, f)),
+            (_, 1) => Some((f, 0)),
+            _ if f == g => Some((f, 0)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn split_rec(&mut self, f: u32, g: u32) -> Step2 {
+        if let Some(r) = Self::split_terminal_case(f, g) {
+            return Ok(r);
+        }
+        if f == 1 {
+            return Ok((g, self.not_rec(g)?));
+        }
+        self.stats.steps[Op::Split.index()] += 1;
+        let (fa, ga) = Self::apply_operands(Op::And, f, g);
+        match (self.cache.get(Op::And, fa, ga, 0), self.cache.get(Op::Diff, f, g, 0)) {
+            (Some(a), Some(d)) => {
+                self.stats.cache_hits[Op::Split.index()] += 1;
+                return Ok((a, d));
+            }
+            (Some(a), None) => return Ok((a, self.apply_rec(Op::Diff, f, g)?)),
+            (None, Some(d)) => return Ok((self.apply_rec(Op::And, f, g)?, d)),
+            (None, None) => {}
+        }
+        let level = self.level(f).min(self.level(g));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let (a0, d0) = self.split_rec(f0, g0)?;
+        let (a1, d1) = self.split_rec(f1, g1)?;
+        let a = self.mk(level, a0, a1)?;
+        let d = self.mk(level, d0, d1)?;
+        self.cache.put(Op::And, fa, ga, 0, a);
+        self.cache.put(Op::Diff, f, g, 0, d);
+        Ok((a, d))
     }
 
     pub(crate) fn ite_rec(&mut self, f: u32, g: u32, h: u32) -> Step {

@@ -31,11 +31,14 @@ pub enum Op {
     Image,
     Preimage,
     Minimize,
+    /// Never stored: the steps of [`crate::bdd::Manager::split`], whose
+    /// halves are cached as `And` and `Diff`.
+    Split,
 }
 
 impl Op {
     /// Every operation, in tag order.
-    pub const ALL: [Op; 15] = [
+    pub const ALL: [Op; 16] = [
         Op::Not,
         Op::And,
         Op::Or,
@@ -51,6 +54,7 @@ impl Op {
         Op::Image,
         Op::Preimage,
         Op::Minimize,
+        Op::Split,
     ];
 
     /// Number of operations (length of per-operation statistic arrays).
@@ -80,6 +84,7 @@ impl Op {
             Op::Image => "image",
             Op::Preimage => "preimage",
             Op::Minimize => "minimize",
+            Op::Split => "split",
         }
     }
 

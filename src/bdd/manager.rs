@@ -107,6 +107,8 @@ pub struct Manager {
 /// Internal result of recursive operations: the error is a zero-sized marker
 /// so the hot path returns a register-sized value.
 pub(crate) type Step = std::result::Result<u32, Full>;
+/// The result of a recursive step with two results.
+pub(crate) type Step2 = std::result::Result<(u32, u32), Full>;
 
 impl Manager {
     /// An empty manager with no variables.
@@ -149,7 +151,10 @@ impl Manager {
 
     /// Run a parallel operation (see `par.rs`), reserving more slots and
     /// running it again while it runs out of reserved slots below the limit.
-    pub(crate) fn parallel(&mut self, op: impl Fn(&super::par::Shared) -> Step + Sync) -> Step {
+    pub(crate) fn parallel<T: Send>(
+        &mut self,
+        op: impl Fn(&super::par::Shared) -> std::result::Result<T, Full> + Sync,
+    ) -> std::result::Result<T, Full> {
         loop {
             self.table.reserve_parallel();
             let live_before = self.table.live();

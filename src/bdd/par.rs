@@ -27,7 +27,7 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
 
 use super::cache::{slot, Op, TAG_MASK};
-use super::manager::{Manager, Step};
+use super::manager::{Manager, Step, Step2};
 use super::node::{Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
 use super::unique::{hash, Full};
@@ -254,6 +254,16 @@ impl<'a> Shared<'a> {
     fn cached(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
         let local = self.local();
         local.steps[op.index()] += 1;
+        let hit = self.lookup(op, a, b, c);
+        if hit.is_some() {
+            local.hits[op.index()] += 1;
+        }
+        hit
+    }
+
+    /// The cached result of `op(a, b, c)`, if any.
+    #[inline]
+    fn lookup(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
         let tag = op as u32;
         let e = self.entry(tag, a, b, c);
         let word = e[0].load(Ordering::Acquire);
@@ -270,7 +280,6 @@ impl<'a> Shared<'a> {
         if e[0].load(Ordering::Relaxed) != word || (ea, eb, ec) != (a, b, c) {
             return None;
         }
-        local.hits[op.index()] += 1;
         Some(r)
     }
 
@@ -293,7 +302,12 @@ impl<'a> Shared<'a> {
 
     /// Both halves of a step, in parallel near the top of the recursion.
     #[inline]
-    fn both(&self, depth: u32, a: impl FnOnce() -> Step + Send, b: impl FnOnce() -> Step + Send) -> (Step, Step) {
+    fn both<A: Send, B: Send>(
+        &self,
+        depth: u32,
+        a: impl FnOnce() -> Result<A, Full> + Send,
+        b: impl FnOnce() -> Result<B, Full> + Send,
+    ) -> (Result<A, Full>, Result<B, Full>) {
         if depth < SPAWN_DEPTH {
             rayon::join(a, b)
         } else {
@@ -338,6 +352,38 @@ impl<'a> Shared<'a> {
         let r = self.mk(level, low?, high?)?;
         self.put(op, f, g, 0, r);
         Ok(r)
+    }
+
+    /// The halves `(f ∧ g, f ∧ ¬g)` of [`Manager::split_rec`].
+    pub(crate) fn split(&self, f: u32, g: u32, depth: u32) -> Step2 {
+        if let Some(r) = Manager::split_terminal_case(f, g) {
+            return Ok(r);
+        }
+        if f == 1 {
+            return Ok((g, self.not(g, depth)?));
+        }
+        let (fa, ga) = Manager::apply_operands(Op::And, f, g);
+        let (and, diff) = (self.lookup(Op::And, fa, ga, 0), self.lookup(Op::Diff, f, g, 0));
+        self.local().steps[Op::Split.index()] += 1;
+        match (and, diff) {
+            (Some(a), Some(d)) => {
+                self.local().hits[Op::Split.index()] += 1;
+                return Ok((a, d));
+            }
+            (Some(a), None) => return Ok((a, self.apply(Op::Diff, f, g, depth)?)),
+            (None, Some(d)) => return Ok((self.apply(Op::And, f, g, depth)?, d)),
+            (None, None) => {}
+        }
+        let level = self.level(f).min(self.level(g));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let (low, high) = self.both(depth, || self.split(f0, g0, depth + 1), || self.split(f1, g1, depth + 1));
+        let ((a0, d0), (a1, d1)) = (low?, high?);
+        let a = self.mk(level, a0, a1)?;
+        let d = self.mk(level, d0, d1)?;
+        self.put(Op::And, fa, ga, 0, a);
+        self.put(Op::Diff, f, g, 0, d);
+        Ok((a, d))
     }
 
     /// The in-place image or pre-image of [`Manager::pair_rec`].

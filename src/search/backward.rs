@@ -79,6 +79,14 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
     Ok(f)
 }
 
+/// `(f ∧ g, f ∧ ¬g)`, both pinned (operands pinned, as for [`pinned`]).
+fn split_pinned(m: &mut Manager, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
+    let (a, d) = with_retry(m, &[], |m| m.split(f, g))?;
+    m.pin(a);
+    m.pin(d);
+    Ok((a, d))
+}
+
 /// Solve the board. `on_ply` sees each ply when it is solved (from the last
 /// back to ply 0); `store` receives each ply's `win` and `lost` BDDs (view of
 /// the player to move) while they are alive, e.g. to save them.
@@ -158,15 +166,13 @@ pub fn solve_resumable(
                 let to_lost = rules.preimage(space, i, next_lost)?;
                 let m = &mut space.manager;
                 m.pin(to_lost);
-                let win = pinned(m, |m| m.and(to_lost, alive))?;
+                let (win, rest) = split_pinned(m, alive, to_lost)?;
                 m.unpin(to_lost);
-                let rest = pinned(m, |m| m.diff(alive, win))?;
                 let to_draw = rules.preimage(space, i, next_draw)?;
                 let m = &mut space.manager;
                 m.pin(to_draw);
-                let draw = pinned(m, |m| m.and(to_draw, rest))?;
+                let (draw, no_move) = split_pinned(m, rest, to_draw)?;
                 m.unpin(to_draw);
-                let no_move = pinned(m, |m| m.diff(rest, draw))?;
                 let lost = pinned(m, |m| m.or(no_move, terminal))?;
                 m.unpin(no_move);
                 m.unpin(rest);

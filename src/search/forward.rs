@@ -115,11 +115,11 @@ impl ForwardSummary {
 }
 
 /// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
-pub(crate) fn with_retry(
+pub(crate) fn with_retry<T>(
     m: &mut Manager,
     roots: &[Bdd],
-    mut op: impl FnMut(&mut Manager) -> Result<Bdd>,
-) -> Result<Bdd> {
+    mut op: impl FnMut(&mut Manager) -> Result<T>,
+) -> Result<T> {
     match op(m) {
         Err(Error::NodeLimit { .. }) => {
             m.gc(roots);
@@ -196,6 +196,10 @@ impl Transition {
     /// Without termination every state is non-terminal.
     pub fn split_terminal(&self, space: &mut StateSpace, ply: u32, states: Bdd) -> Result<(Bdd, Bdd)> {
         let m = &mut space.manager;
+        if let [t] = self.terminal[ply as usize % 2][..] {
+            let (terminal, alive) = with_retry(m, &[states], |m| m.split(states, t))?;
+            return Ok((alive, terminal));
+        }
         let mut alive = states;
         for &t in &self.terminal[ply as usize % 2] {
             alive = with_retry(m, &[states, alive], |m| m.diff(alive, t))?;

@@ -76,6 +76,35 @@ fn not_and_binary_operations() {
     }
 }
 
+/// `split` gives `(f ∧ g, f ∧ ¬g)` whatever the cache holds: nothing, the
+/// `and` half, the `diff` half, or both (a second split), on pairs of the
+/// 256 functions of 3 variables, against truth tables.
+#[test]
+fn split_gives_both_halves_whatever_the_cache_holds() {
+    for order in ORDERS {
+        let (mut m, x) = manager(3, order);
+        let fs = all3(&mut m, &x);
+        for i in 0..256 {
+            for j in (i % 5..256).step_by(5) {
+                let (ta, tb) = (table3(i), table3(j));
+                let and: Vec<bool> = (0..8).map(|a| ta[a] && tb[a]).collect();
+                let diff: Vec<bool> = (0..8).map(|a| ta[a] && !tb[a]).collect();
+                m.clear_cache();
+                match (i + j) % 4 {
+                    1 => _ = m.and(fs[i], fs[j]).unwrap(),
+                    2 => _ = m.diff(fs[i], fs[j]).unwrap(),
+                    3 => _ = m.split(fs[i], fs[j]).unwrap(),
+                    _ => {}
+                }
+                let (a, d) = m.split(fs[i], fs[j]).unwrap();
+                expect(&m, &fs, a, &and, "split: the and half");
+                expect(&m, &fs, d, &diff, "split: the diff half");
+            }
+        }
+        m.check().unwrap();
+    }
+}
+
 #[test]
 fn ite_on_all_pairs_and_a_stride_of_third_operands() {
     for order in ORDERS {

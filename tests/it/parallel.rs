@@ -50,6 +50,28 @@ fn parallel_operations_build_the_same_functions_as_sequential_ones() {
     }
 }
 
+/// `split` on two and three threads gives the halves the truth tables
+/// give, as the same nodes as `and` and `diff`.
+#[test]
+fn parallel_split_gives_both_halves() {
+    for seed in 0..20u64 {
+        for t in [2, 3] {
+            let (mut m, x) = manager(threads(t));
+            let mut rng = StdRng::seed_from_u64(seed);
+            let (f, tf) = random_formula(&mut rng, &mut m, &x, 9);
+            let (g, tg) = random_formula(&mut rng, &mut m, &x, 9);
+            let (a, d) = m.split(f, g).unwrap();
+            let and: Vec<bool> = tf.iter().zip(&tg).map(|(&p, &q)| p && q).collect();
+            let diff: Vec<bool> = tf.iter().zip(&tg).map(|(&p, &q)| p && !q).collect();
+            assert_eq!(truth_table(&m, a, N), and, "seed {seed}, {t} threads: the and half");
+            assert_eq!(truth_table(&m, d, N), diff, "seed {seed}, {t} threads: the diff half");
+            m.clear_cache();
+            assert_eq!((m.and(f, g).unwrap(), m.diff(f, g).unwrap()), (a, d), "seed {seed}, {t} threads: canonical");
+            m.check().unwrap();
+        }
+    }
+}
+
 /// In-place image and pre-image on two threads equal the sequential ones.
 #[test]
 fn parallel_images_equal_the_sequential_ones() {
