@@ -34,19 +34,19 @@ impl Manager {
     /// counts: counting several BDDs that share nodes visits each node once.
     pub fn counter(&self, over: VarSet) -> SatCounter<'_> {
         let set = &self.var_sets[over.0 as usize];
-        // rank[level] = number of member levels above `level`; the terminal
-        // level ranks after all members.
-        let mut rank = Vec::with_capacity(self.var_count() + 1);
+        // above[level] = number of member levels above `level`; the terminal
+        // level comes after all members.
+        let mut above = Vec::with_capacity(self.var_count() + 1);
         let mut k = 0;
         for level in 0..self.var_count() {
-            rank.push(k);
+            above.push(k);
             if set.member.get(level).copied().unwrap_or(false) {
                 k += 1;
             }
         }
-        rank.push(set.levels.len() as u32);
+        above.push(set.levels.len() as u32);
         let marks = vec![0; reach::words(self.table.slots())];
-        SatCounter { manager: self, over, rank, marks, marked: 0, counts: None }
+        SatCounter { manager: self, over, above, marks, marked: 0, counts: None }
     }
 
     /// Number of internal nodes of `f` (terminals not counted).
@@ -152,12 +152,12 @@ enum Counts {
 /// number of assignments to the counted variables at or below its level
 /// that satisfy it. The memo costs 1 bit per slot of the node table, half a
 /// bit for the rank and 8 bytes per marked node (16 when a count needs more
-/// than 64 bits).
+/// than 64 bits), and 4 more per marked node while it is computed.
 pub struct SatCounter<'a> {
     manager: &'a Manager,
     over: VarSet,
     /// Per level (and one past the last for terminals): counted levels above it.
-    rank: Vec<u32>,
+    above: Vec<u32>,
     marks: Vec<u64>,
     marked: usize,
     counts: Option<(Rank, Counts)>,
@@ -242,13 +242,13 @@ impl SatCounter<'_> {
             "sat_count: the BDD depends on variable {} outside the counted set",
             m.var_at(super::node::Level(n.level)).0
         );
-        let own = self.rank[n.level as usize] + 1;
+        let own = self.above[n.level as usize] + 1;
         let child = |c: u32| self.scaled_in(rank, counts, c, own);
         child(n.low)?.plus(child(n.high)?)
     }
 
     /// The count of the terminal or counted node `c` over the counted
-    /// variables of rank `from` and below (`from` at most `c`'s rank): the
+    /// variables from the `from`-th on (`from` at most the number above `c`): the
     /// skipped variables above `c` are free. `None` if it does not fit.
     fn scaled_in<C: Count>(&self, rank: &Rank, counts: &[C], c: u32, from: u32) -> Option<C> {
         self.base(rank, counts, c).times_pow2(self.gap(c, from))
@@ -263,9 +263,9 @@ impl SatCounter<'_> {
         }
     }
 
-    /// Counted variables from rank `from` down to `c`'s level, exclusive.
+    /// Counted variables from the `from`-th down to `c`'s level, exclusive.
     fn gap(&self, c: u32, from: u32) -> u32 {
         let level = self.manager.level(c) as usize;
-        self.rank[level.min(self.rank.len() - 1)] - from
+        self.above[level.min(self.above.len() - 1)] - from
     }
 }
