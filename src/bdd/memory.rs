@@ -7,14 +7,19 @@
 //! costs about 210 ns with 4 KiB pages and 165 ns with huge pages.
 
 /// The bytes the memory model charges a run whose live nodes peaked at
-/// `peak_nodes`: a node record for each, the unique table's buckets (a
-/// power of two at least the slots) and the computed cache (a power of two
-/// at least the slots over `config.cache_ratio`, at most
+/// `peak_nodes`: a node record for each, the unique table's buckets (one per
+/// slot of the capacity the arena has grown to, from `config.initial_nodes`
+/// by [`grown_capacity`], for the peak's slots) and the computed cache (a
+/// power of two at least the slots over `config.cache_ratio`, at most
 /// `config.max_cache_entries`). Measured peak RSS beyond this is the
 /// free-slot stack, the memo of counting and saving, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     let slots = (peak_nodes as usize + 2).max(config.initial_nodes);
-    let buckets = slots.next_power_of_two().max(16);
+    let mut capacity = config.initial_nodes + 2;
+    while capacity < slots {
+        capacity = grown_capacity(capacity, std::mem::size_of::<super::node::Node>());
+    }
+    let buckets = capacity.max(16);
     let cache = (slots / config.cache_ratio.max(1)).next_power_of_two().clamp(256, config.max_cache_entries.max(256));
     (peak_nodes as usize * std::mem::size_of::<super::node::Node>()
         + buckets * std::mem::size_of::<u32>()
@@ -105,14 +110,18 @@ mod tests {
     #[test]
     fn the_model_charges_nodes_buckets_and_cache() {
         let config = Config { initial_nodes: 1 << 10, cache_ratio: 1, max_cache_entries: 1 << 26, ..Config::default() };
-        // 1000 nodes: 1002 slots -> 1024 buckets and 1024 cache entries.
-        assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1024 * 4 + 1024 * 20);
+        // 1000 nodes: 1002 slots fit the arena's first 1026 (the 1024 asked
+        // for and the two terminals): 1026 buckets and 1024 cache entries.
+        assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1026 * 4 + 1024 * 20);
         // Half as many cache entries with two slots per entry.
         let halved = Config { cache_ratio: 2, ..config.clone() };
-        assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1024 * 4 + 512 * 20);
-        // The cache stops at its configured size.
+        assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 20);
+        // 100 M nodes: the arena doubles from 1026 slots to 1026 * 2^16 =
+        // 67,239,936 (past 1 GiB of 16-byte nodes), then grows by a quarter:
+        // 84,049,920, then 105,062,400 slots, as many buckets; the cache
+        // stops at its configured size.
         let big = 100_000_000;
-        assert_eq!(model_bytes(big, &config), big * 16 + (1 << 27) * 4 + (1 << 26) * 20);
+        assert_eq!(model_bytes(big, &config), big * 16 + 105_062_400 * 4 + (1 << 26) * 20);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::cache::{slot, Op, TAG_MASK};
 use super::manager::{Manager, Step, Step2};
 use super::node::{Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
-use super::unique::{hash, Full};
+use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
 pub(crate) const SPAWN_DEPTH: u32 = 8;
@@ -66,7 +66,6 @@ pub(crate) struct Shared<'a> {
     /// `free[..free_top]` is not yet claimed.
     free_top: AtomicUsize,
     buckets: &'a [AtomicU32],
-    bucket_shift: u32,
     cache: *const [AtomicU32; 5],
     cache_shift: u32,
     pairings: &'a [PairingData],
@@ -108,7 +107,6 @@ impl<'a> Shared<'a> {
             // SAFETY: AtomicU32 has the size and alignment of u32; the buckets
             // are only accessed through this view until the operation ends.
             buckets: unsafe { std::slice::from_raw_parts(parts.buckets as *const AtomicU32, parts.bucket_len) },
-            bucket_shift: parts.bucket_shift,
             cache: cache.entries.as_mut_ptr() as *const [AtomicU32; 5],
             cache_shift: cache.shift,
             pairings: &m.pairings,
@@ -202,7 +200,7 @@ impl<'a> Shared<'a> {
         if low == high {
             return Ok(low);
         }
-        let bucket = &self.buckets[(hash(level, low, high) >> self.bucket_shift) as usize];
+        let bucket = &self.buckets[bucket_of(hash(level, low, high), self.buckets.len())];
         let mut head = bucket.load(Ordering::Acquire);
         let mut seen = u32::MAX - 1; // no chain ends here: walk to the end
         let mut id = None;

@@ -6,8 +6,11 @@
 //!   (`level == FREE_LEVEL`, its index on the free stack once);
 //! - every live internal node is in exactly one hash chain, the one of its
 //!   bucket, and no two live nodes have the same `(level, low, high)`;
-//! - `buckets.len()` is a power of two and at least the number of slots, so
-//!   chains stay short (load factor at most 1);
+//! - `buckets.len()` is at least the number of slots (one bucket per slot of
+//!   the arena's capacity once it has grown), so chains stay short (load
+//!   factor at most 1); a hash is mapped onto the buckets by the high half of
+//!   its product with their number (any number of buckets, not only a power
+//!   of two);
 //! - slots never move: a node keeps its index until it is freed by a GC.
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,8 +32,6 @@ pub(crate) struct NodeTable {
     pub nodes: Vec<Node>,
     /// Head of each hash chain, `NIL` when empty.
     buckets: Vec<u32>,
-    /// `64 - log2(buckets.len())`: the hash keeps its top bits.
-    shift: u32,
     /// Free slots; the lowest index is on top (handed out first).
     free: Vec<u32>,
     /// Most slots the arena may hold (terminals included).
@@ -46,7 +47,12 @@ pub(crate) struct ParallelParts {
     pub free_len: usize,
     pub buckets: *mut u32,
     pub bucket_len: usize,
-    pub bucket_shift: u32,
+}
+
+/// The bucket of hash `h` among `len` buckets: the high half of `h · len`.
+#[inline(always)]
+pub(crate) fn bucket_of(h: u64, len: usize) -> usize {
+    ((h as u128 * len as u128) >> 64) as usize
 }
 
 #[inline(always)]
@@ -61,16 +67,10 @@ impl NodeTable {
     pub fn new(initial: usize, max_nodes: usize) -> NodeTable {
         let max_nodes = max_nodes.clamp(2, NIL as usize);
         let initial = initial.clamp(2, max_nodes);
-        let bucket_len = initial.next_power_of_two().max(16);
+        let bucket_len = initial.max(16);
         let mut nodes = filled(2, Node::TERMINAL);
         nodes.reserve_exact(initial);
-        NodeTable {
-            nodes,
-            buckets: filled(bucket_len, NIL),
-            shift: 64 - bucket_len.trailing_zeros(),
-            free: Vec::new(),
-            max_nodes,
-        }
+        NodeTable { nodes, buckets: filled(bucket_len, NIL), free: Vec::new(), max_nodes }
     }
 
     /// Slots in use (live nodes, terminals included).
@@ -104,7 +104,7 @@ impl NodeTable {
     /// The caller has already applied the reduction rule `low != high`.
     #[inline]
     pub fn find_or_insert(&mut self, level: u32, low: u32, high: u32) -> Result<u32, Full> {
-        let bucket = (hash(level, low, high) >> self.shift) as usize;
+        let bucket = bucket_of(hash(level, low, high), self.buckets.len());
         let mut i = self.buckets[bucket];
         while i != NIL {
             let n = &self.nodes[i as usize];
@@ -136,15 +136,15 @@ impl NodeTable {
         Ok(id)
     }
 
+    /// One bucket per slot of the arena's capacity.
     fn grow_buckets(&mut self) {
-        self.resize_buckets(self.buckets.len() * 2);
+        self.resize_buckets(self.nodes.capacity().max(self.nodes.len()));
     }
 
-    /// `len` (a power of two) buckets, every chain rebuilt.
+    /// `len` buckets, every chain rebuilt.
     fn resize_buckets(&mut self, len: usize) {
         self.buckets = Vec::new();
         self.buckets = filled(len, NIL);
-        self.shift = 64 - len.trailing_zeros();
         self.relink();
     }
 
@@ -185,7 +185,7 @@ impl NodeTable {
             if n.level == FREE_LEVEL {
                 self.free.push(i as u32);
             } else {
-                let bucket = (hash(n.level, n.low, n.high) >> self.shift) as usize;
+                let bucket = bucket_of(hash(n.level, n.low, n.high), self.buckets.len());
                 self.nodes[i].next = self.buckets[bucket];
                 self.buckets[bucket] = i as u32;
             }
@@ -203,14 +203,14 @@ impl NodeTable {
         // SAFETY: AtomicU32 has the layout of u32; the buckets are accessed
         // only through this view until the loop ends.
         let buckets = unsafe { &*(self.buckets.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
-        let shift = self.shift;
+        let bucket_len = buckets.len();
         self.nodes.par_chunks_mut(SWEEP_CHUNK).enumerate().for_each(|(k, chunk)| {
             for (j, n) in chunk.iter_mut().enumerate() {
                 let i = k * SWEEP_CHUNK + j;
                 if i < 2 || n.level == FREE_LEVEL {
                     continue;
                 }
-                let bucket = &buckets[(hash(n.level, n.low, n.high) >> shift) as usize];
+                let bucket = &buckets[bucket_of(hash(n.level, n.low, n.high), bucket_len)];
                 let mut head = bucket.load(Ordering::Relaxed);
                 loop {
                     n.next = head;
@@ -226,7 +226,7 @@ impl NodeTable {
     /// Whether the live node `i` is reachable through its own hash chain.
     pub fn is_in_chain(&self, i: u32) -> bool {
         let n = self.nodes[i as usize];
-        let mut j = self.buckets[(hash(n.level, n.low, n.high) >> self.shift) as usize];
+        let mut j = self.buckets[bucket_of(hash(n.level, n.low, n.high), self.buckets.len())];
         while j != NIL {
             if j == i {
                 return true;
@@ -248,7 +248,7 @@ impl NodeTable {
         }
         let cap = self.nodes.capacity().min(self.max_nodes);
         if self.buckets.len() < cap {
-            self.resize_buckets(cap.next_power_of_two());
+            self.resize_buckets(cap);
         }
     }
 
@@ -267,7 +267,6 @@ impl NodeTable {
             free_len: self.free.len(),
             buckets: self.buckets.as_mut_ptr(),
             bucket_len: self.buckets.len(),
-            bucket_shift: self.shift,
         }
     }
 
