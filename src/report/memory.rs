@@ -36,7 +36,9 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
     let within = runs.iter().filter(|r| ratio(r) <= TARGET_RATIO).count();
     let mut s = format!(
         "Peak RSS (measured by the sweep, the kernel's account of the run's process) against the memory model: \
-16 bytes per peak live node, the unique table's buckets (4 bytes each, a power of two at least the slots) \
+16 bytes per peak live node, the unique table's buckets (4 bytes each, one per slot of the capacity the \
+arena grows to for the peak: it doubles, then grows by a quarter from 1 GiB; before commit 033d269 the buckets \
+were a power of two at least the slots, up to twice as many, which the model no longer charges) \
 and the computed cache (20 bytes an entry, a power of two at least the slots over the cache ratio, at most \
 2^{} entries). Beyond the model a run also holds the stack of free slots (4 bytes each), the memo of \
 counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
