@@ -145,6 +145,9 @@ pub struct SweepArgs {
     /// Run only the runs of these boards, e.g. --boards 4x11,5x9 (each must be in the spec).
     #[arg(long, value_delimiter = ',', value_parser = parse_board)]
     pub boards: Vec<BoardSize>,
+    /// Run only the runs in these encodings, e.g. --encodings compressed (each must be in the spec).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub encodings: Vec<EncodingKind>,
     /// Runs at once, each in its own process (each gets the spec's per-run limits,
     /// so the memory limit times JOBS should fit the machine).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -307,6 +310,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 spec: args.spec,
                 shard: args.shard,
                 boards: args.boards,
+                encodings: args.encodings,
                 jobs: args.jobs as usize,
                 out: args.out,
                 results: args.results,

@@ -23,6 +23,7 @@ use super::child::run_child;
 use super::meta::{now_utc, Invocation, Machine, Meta, Revision};
 use super::record::{repair, CsvLog, PlyRow, RunRow};
 use super::spec::{ExperimentSpec, RunSpec, SpecError};
+use crate::encoding::EncodingKind;
 use crate::game::BoardSize;
 
 /// What to sweep and where.
@@ -32,6 +33,8 @@ pub struct SweepOptions {
     pub shard: Option<(usize, usize)>,
     /// Run only the runs of these boards (all when empty); each must be in the spec.
     pub boards: Vec<BoardSize>,
+    /// Run only the runs in these encodings (all when empty); each must be in the spec.
+    pub encodings: Vec<EncodingKind>,
     /// Runs at once, each in its own child process (at least 1).
     pub jobs: usize,
     /// Write into this directory instead of `results/<experiment>/<run-id>/`.
@@ -83,14 +86,25 @@ fn sweep_dir(opts: &SweepOptions, spec: &ExperimentSpec, host: &str, rev: &Revis
     parent.join(name)
 }
 
-/// The runs of the spec that `opts` selects (shard, boards), in spec order.
+/// The runs of the spec that `opts` selects (shard, boards, encodings), in
+/// spec order. A board or encoding the spec lacks, or a combination of them
+/// that selects no run, is an input error naming the spec.
 fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     let all = spec.runs().map_err(anyhow::Error::msg)?;
+    let refuse = |message: String| Err(SpecError { path: opts.spec.clone(), message }.into());
     if let Some(board) = opts.boards.iter().find(|b| !all.iter().any(|r| r.size() == **b)) {
-        let message = format!("--boards {board}: the spec has no run of this board");
-        return Err(SpecError { path: opts.spec.clone(), message }.into());
+        return refuse(format!("--boards {board}: the spec has no run of this board"));
     }
-    let wanted = |r: &RunSpec| opts.boards.is_empty() || opts.boards.contains(&r.size());
+    if let Some(e) = opts.encodings.iter().find(|e| !all.iter().any(|r| r.encoding == **e)) {
+        return refuse(format!("--encodings {}: the spec has no run in this encoding", e.name()));
+    }
+    let wanted = |r: &RunSpec| {
+        (opts.boards.is_empty() || opts.boards.contains(&r.size()))
+            && (opts.encodings.is_empty() || opts.encodings.contains(&r.encoding))
+    };
+    if !all.iter().any(wanted) {
+        return refuse("--boards and --encodings together select no run of the spec".into());
+    }
     Ok(match opts.shard {
         Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),
         None => all,

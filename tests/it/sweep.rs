@@ -537,6 +537,40 @@ fn boards_select_the_runs_of_a_spec() {
     assert!(!absent.exists(), "nothing may be written");
 }
 
+/// `--encodings` narrows a selection to the runs in those encodings (with
+/// `--boards`: the runs of those boards in those encodings); an encoding the
+/// spec lacks, or a combination that selects nothing, is an input error that
+/// writes nothing.
+#[test]
+fn encodings_select_the_runs_of_a_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"4x3\", \"3x3\"]\nencodings = [\"compressed\", \"cellwise\"]\n\n\
+                [[also]]\nboards = [\"3x4\"]\nencodings = [\"compressed\"]\n";
+    let spec = write_spec(dir.path(), "both", body);
+    let out = dir.path().join("out");
+    let done = sweep(&spec, &out, &["--boards", "3x3,3x4", "--encodings", "compressed"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let runs: Vec<String> = stable_runs(&out).into_iter().map(|r| r.0).collect();
+    assert_eq!(runs, ["3x3/compressed/paper/count/whole/in-place", "3x4/compressed/paper/count/whole/in-place"]);
+    let standard = dir.path().join("standard");
+    let done = sweep(&spec, &standard, &["--encodings", "cellwise"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let runs: Vec<String> = stable_runs(&standard).into_iter().map(|r| r.0).collect();
+    assert_eq!(runs, ["3x3/cellwise/paper/count/whole/in-place", "4x3/cellwise/paper/count/whole/in-place"]);
+    let refused = |spec: &Path, args: &[&str], named: &str, absent: &str| {
+        let absent = dir.path().join(absent);
+        let refused = sweep(spec, &absent, args);
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(".toml") && err.contains(named), "{args:?}: {err}");
+        assert!(!absent.exists(), "{args:?}: nothing may be written");
+    };
+    refused(&spec, &["--boards", "3x4", "--encodings", "cellwise"], "select no run", "absent1");
+    let compressed_only = write_spec(dir.path(), "one", "[grid]\nboards = [\"3x3\"]\n");
+    refused(&compressed_only, &["--encodings", "cellwise"], "cellwise", "absent2");
+}
+
 /// Runs at once whose memory limits add up to more than the machine has get
 /// a warning (the sweep still runs them).
 #[test]
