@@ -214,11 +214,10 @@ impl SatCounter<'_> {
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
         let nodes = &m.table.nodes;
-        let (ids, first) = reach::by_level(nodes, &self.marks, self.marked, m.var_count());
-        let end = |level: usize| if level == 0 { ids.len() } else { first[level - 1] };
+        let (ids, levels) = reach::by_level(nodes, &self.marks, self.marked, m.var_count());
         let mut counts = vec![C::default(); self.marked];
-        for level in (0..first.len()).rev().filter(|&l| end(l) > first[l]) {
-            let level_ids = &ids[first[level]..end(level)];
+        for range in levels.into_iter().rev().filter(|r| !r.is_empty()) {
+            let level_ids = &ids[range];
             let of = |&g: &u32| self.node_count_of(rank, &counts, nodes[g as usize]);
             let values: Option<Vec<C>> = match &m.pool {
                 Some(pool) => pool.install(|| level_ids.par_iter().map(of).collect()),

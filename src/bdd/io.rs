@@ -122,7 +122,6 @@ impl Manager {
     /// CRC-32 stored at its end.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
         let (order, index) = self.file_order(roots);
-        let local = |f: u32| index.get(f);
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         w.write_all(MAGIC)?;
         w.write_all(&FORMAT_VERSION.to_le_bytes())?;
@@ -136,12 +135,12 @@ impl Manager {
         for &f in &order {
             let n = self.node(f);
             buf[0..4].copy_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-            buf[4..8].copy_from_slice(&local(n.low).to_le_bytes());
-            buf[8..12].copy_from_slice(&local(n.high).to_le_bytes());
+            buf[4..8].copy_from_slice(&index.get(n.low).to_le_bytes());
+            buf[8..12].copy_from_slice(&index.get(n.high).to_le_bytes());
             w.write_all(&buf)?;
         }
         for r in roots {
-            w.write_all(&local(r.0).to_le_bytes())?;
+            w.write_all(&index.get(r.0).to_le_bytes())?;
         }
         let crc = w.hasher.finalize();
         let mut out = w.inner;

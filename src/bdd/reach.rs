@@ -7,6 +7,7 @@
 //! clear (terminals are never marked or traversed here; the collector sets
 //! their bits itself).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::node::Node;
@@ -89,25 +90,25 @@ pub(crate) fn for_each_set(bits: &[u64], mut f: impl FnMut(u32)) {
 
 /// The `count` set bits' slots sorted by their nodes' levels, deepest level
 /// first (so every node comes after its children), in increasing slot order
-/// within a level: a counting sort over `levels` levels. Also returns where
-/// each level's slots start in that list.
-pub(crate) fn by_level(nodes: &[Node], bits: &[u64], count: usize, levels: usize) -> (Vec<u32>, Vec<usize>) {
+/// within a level: a counting sort over `levels` levels. Also returns each
+/// level's range in that list.
+pub(crate) fn by_level(nodes: &[Node], bits: &[u64], count: usize, levels: usize) -> (Vec<u32>, Vec<Range<usize>>) {
     let mut width = vec![0usize; levels];
     for_each_set(bits, |g| width[nodes[g as usize].level as usize] += 1);
-    let mut first = vec![0usize; levels];
+    let mut ranges = vec![0..0; levels];
     let mut at = 0;
     for level in (0..levels).rev() {
-        first[level] = at;
+        ranges[level] = at..at + width[level];
         at += width[level];
     }
     let mut ids = vec![0u32; count];
-    let mut next = first.clone();
+    let mut next: Vec<usize> = ranges.iter().map(|r| r.start).collect();
     for_each_set(bits, |g| {
         let level = nodes[g as usize].level as usize;
         ids[next[level]] = g;
         next[level] += 1;
     });
-    (ids, first)
+    (ids, ranges)
 }
 
 /// Dense positions of the set bits: `position(g)` is the number of set bits
