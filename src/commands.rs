@@ -25,6 +25,8 @@ struct CountRow<'a> {
     bdd_nodes: u64,
     live_nodes: u64,
     time_s: f64,
+    rss_bytes: Option<u64>,
+    peak_rss_bytes: Option<u64>,
 }
 
 /// Open a `--csv` file before any work, so that a bad path fails at once.
@@ -49,7 +51,7 @@ pub fn count(args: CountArgs) -> Result<()> {
         args.encoding.encoding,
         space.manager.threads()
     );
-    println!("{:>4} {:>22} {:>12} {:>12} {:>9}", "ply", "states", "bdd_nodes", "live_nodes", "time_s");
+    println!("{:>4} {:>22} {:>12} {:>12} {:>9} {:>8}", "ply", "states", "bdd_nodes", "live_nodes", "time_s", "rss_MB");
     let rules = Transition::build(&mut space, &opts)?;
     let (mut checkpoint, resume) = match &args.checkpoint {
         Some(dir) => {
@@ -61,7 +63,8 @@ pub fn count(args: CountArgs) -> Result<()> {
     let mut records: Vec<PlyRecord> = Vec::new();
     let mut csv_error = None;
     let mut show = |r: &PlyRecord| {
-        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
+        let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
+        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
         if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
             let row = CountRow {
@@ -76,6 +79,8 @@ pub fn count(args: CountArgs) -> Result<()> {
                 bdd_nodes: r.bdd_nodes,
                 live_nodes: r.live_nodes,
                 time_s: r.time_s,
+                rss_bytes: r.rss_bytes,
+                peak_rss_bytes: r.peak_rss_bytes,
             };
             if let Err(e) = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)) {
                 csv_error = Some(e);

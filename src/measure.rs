@@ -5,6 +5,11 @@ pub fn peak_rss_bytes() -> Option<u64> {
     status_field("VmHWM:")
 }
 
+/// Resident set size of this process in bytes now (Linux `VmRSS`), if known.
+pub fn rss_bytes() -> Option<u64> {
+    status_field("VmRSS:")
+}
+
 fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(name))?;

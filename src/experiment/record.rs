@@ -73,6 +73,14 @@ pub struct PlyRow {
     pub drawn: Option<u128>,
     pub lost: Option<u128>,
     pub terminal: Option<u128>,
+    /// Resident bytes of the run's process when the ply's record was made
+    /// (after its count), and the most it had held so far: the ply where the
+    /// second jumps is where the run's peak RSS was reached. Empty in archives
+    /// written before the columns existed, and off Linux.
+    #[serde(default)]
+    pub rss_bytes: Option<u64>,
+    #[serde(default)]
+    pub peak_rss_bytes: Option<u64>,
 }
 
 impl PlyRow {
@@ -85,6 +93,8 @@ impl PlyRow {
             bdd_nodes: p.bdd_nodes,
             live_nodes: p.live_nodes,
             time_s: p.time_s,
+            rss_bytes: p.rss_bytes,
+            peak_rss_bytes: p.peak_rss_bytes,
             ..Default::default()
         }
     }
@@ -102,6 +112,8 @@ impl PlyRow {
             drawn: Some(p.drawn),
             lost: Some(p.lost),
             terminal: Some(p.terminal),
+            rss_bytes: p.rss_bytes,
+            peak_rss_bytes: p.peak_rss_bytes,
         }
     }
 }
@@ -143,7 +155,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 2] = ["cpu_s", "threads"];
+const ADDED_COLUMNS: [&str; 4] = ["cpu_s", "threads", "rss_bytes", "peak_rss_bytes"];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
 /// of `T` have (it was written by another version of the row schema), except

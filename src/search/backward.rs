@@ -20,6 +20,7 @@ use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
+use crate::measure;
 
 /// The game-theoretic value of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -56,6 +57,12 @@ pub struct SolvePly {
     pub nodes: u64,
     /// Wall time of this ply's retrograde step.
     pub time_s: f64,
+    /// Resident bytes of the process when the record was made, and the most it
+    /// held so far (as in [`PlyRecord`](super::PlyRecord)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss_bytes: Option<u64>,
 }
 
 /// The result of a solve.
@@ -201,6 +208,8 @@ pub fn solve_resumable(
             terminal: t,
             nodes,
             time_s: ply_start.elapsed().as_secs_f64(),
+            rss_bytes: measure::rss_bytes(),
+            peak_rss_bytes: measure::peak_rss_bytes(),
         };
         assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
         on_ply(&record);

@@ -19,6 +19,7 @@ use crate::bdd::{Bdd, Manager, Pairing};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::Player;
+use crate::measure;
 
 /// How the image of a ply is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -86,6 +87,13 @@ pub struct PlyRecord {
     pub live_nodes: u64,
     /// Wall time of this ply.
     pub time_s: f64,
+    /// Resident bytes of the process when the record was made, and the most it
+    /// held so far (Linux only; absent in records written before these fields,
+    /// and then not serialized, so that old checkpoints keep their checksum).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rss_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_rss_bytes: Option<u64>,
 }
 
 /// The result of a whole forward pass.
@@ -329,6 +337,8 @@ pub fn forward_from(
                 bdd_nodes: nodes as u64,
                 live_nodes: space.manager.live_nodes() as u64,
                 time_s: ply_start.elapsed().as_secs_f64(),
+                rss_bytes: measure::rss_bytes(),
+                peak_rss_bytes: measure::peak_rss_bytes(),
             };
             on_ply(space, &record, current)?;
             plies.push(record);

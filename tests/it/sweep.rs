@@ -67,6 +67,15 @@ fn smoke_spec_end_to_end() {
         let mine: Vec<&PlyRow> = plies.iter().filter(|p| p.run == r.run).collect();
         assert_eq!(mine.len() as u32, r.plies);
         assert_eq!(Some(mine.iter().map(|p| p.states).sum::<u128>()), r.positions, "{}", r.run);
+        // Each ply records the process's memory: resident now, and the peak
+        // so far, which never falls and agrees with the run's peak as the
+        // parent measured it (the kernel batches each thread's page counts,
+        // up to 64 pages a thread, so the two accounts differ by a few pages).
+        let peaks: Vec<u64> = mine.iter().map(|p| p.peak_rss_bytes.unwrap()).collect();
+        assert!(mine.iter().all(|p| p.rss_bytes.is_some_and(|b| b > 1 << 20 && b <= p.peak_rss_bytes.unwrap())));
+        assert!(peaks.windows(2).all(|w| w[0] <= w[1]), "{}: {peaks:?}", r.run);
+        let last = *peaks.last().unwrap();
+        assert!(last.abs_diff(r.peak_rss_bytes) < 1 << 20, "{}: {peaks:?} against {}", r.run, r.peak_rss_bytes);
         if r.terminal == "whole" {
             let paper = table.iter().find(|(s, _)| s.width == r.width && s.height == r.height).unwrap().1;
             assert_eq!(r.positions, Some(paper), "{} against the paper's Table 1", r.run);
@@ -90,23 +99,13 @@ fn smoke_spec_end_to_end() {
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 runs ran"));
     assert_eq!(std::fs::read_to_string(out.join("runs.csv")).unwrap(), before);
 
-    // An archive written before the cpu_s column existed is upgraded on resume:
-    // the column is added empty and every other value stays.
+    // An archive written before the cpu_s (runs.csv) and memory (plies.csv)
+    // columns existed is upgraded on resume: the columns are added empty and
+    // every other value stays.
     let runs_path = out.join("runs.csv");
-    let mut reader = csv::Reader::from_path(&runs_path).unwrap();
-    let header = reader.headers().unwrap().clone();
-    let cpu = header.iter().position(|c| c == "cpu_s").unwrap();
-    let old_rows: Vec<Vec<String>> = reader
-        .records()
-        .map(|r| r.unwrap().iter().enumerate().filter(|&(i, _)| i != cpu).map(|(_, v)| v.to_string()).collect())
-        .collect();
-    let mut w = csv::Writer::from_path(&runs_path).unwrap();
-    w.write_record(header.iter().filter(|&c| c != "cpu_s")).unwrap();
-    for row in &old_rows {
-        w.write_record(row).unwrap();
-    }
-    w.flush().unwrap();
-    drop(w);
+    let plies_path = out.join("plies.csv");
+    drop_columns(&runs_path, &["cpu_s"]);
+    drop_columns(&plies_path, &["rss_bytes", "peak_rss_bytes"]);
     let upgraded = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
     assert!(upgraded.status.success(), "{}", String::from_utf8_lossy(&upgraded.stderr));
     assert!(String::from_utf8_lossy(&upgraded.stdout).contains("0 runs ran"));
@@ -116,6 +115,27 @@ fn smoke_spec_end_to_end() {
         assert_eq!(a.cpu_s, None, "{}", a.run);
         assert_eq!(RunRow { cpu_s: r.cpu_s, ..a.clone() }, *r);
     }
+    let after: Vec<PlyRow> = read_rows(&plies_path).unwrap();
+    assert_eq!(after.len(), plies.len());
+    for (a, p) in after.iter().zip(&plies) {
+        assert_eq!((a.rss_bytes, a.peak_rss_bytes), (None, None), "{} ply {}", a.run, a.ply);
+        assert_eq!(PlyRow { rss_bytes: p.rss_bytes, peak_rss_bytes: p.peak_rss_bytes, ..a.clone() }, *p);
+    }
+}
+
+/// Rewrite a CSV file without the given columns (as an older version wrote it).
+fn drop_columns(path: &Path, columns: &[&str]) {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let keep: Vec<usize> = (0..header.len()).filter(|&i| !columns.contains(&&header[i])).collect();
+    assert_eq!(keep.len() + columns.len(), header.len(), "{} lacks one of {columns:?}", path.display());
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(keep.iter().map(|&i| &header[i])).unwrap();
+    for row in &rows {
+        w.write_record(keep.iter().map(|&i| &row[i])).unwrap();
+    }
+    w.flush().unwrap();
 }
 
 const RESUME_SPEC: &str = r#"
