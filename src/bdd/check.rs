@@ -45,8 +45,8 @@ impl Manager {
                 return Err(format!("node {i} is missing from its unique-table chain"));
             }
         }
-        if free != self.table.free_count() || !self.table.free_stack_is_exact() {
-            return Err(format!("free stack: {free} free slots, {} on the stack", self.table.free_count()));
+        if free != self.table.free_count() || !self.table.free_set_is_exact() {
+            return Err(format!("free set: {free} free slots, {} in the set", self.table.free_count()));
         }
         if let Some(p) = self.pins.keys().find(|&&p| !live(p)) {
             return Err(format!("pinned node {p} is not live"));

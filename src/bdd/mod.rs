@@ -19,6 +19,7 @@ mod apply;
 mod cache;
 mod check;
 mod count;
+mod free;
 mod gc;
 mod io;
 mod manager;

@@ -16,7 +16,7 @@ pub(crate) const TERMINAL_LEVEL: u32 = u32::MAX - 1;
 /// Level stored in a freed node slot; no live node has it.
 pub(crate) const FREE_LEVEL: u32 = u32::MAX;
 
-/// "No node": ends a hash chain or the free list.
+/// "No node": ends a hash chain.
 pub(crate) const NIL: u32 = u32::MAX;
 
 /// A Boolean variable, named by the order in which it was created (0, 1, ...).
@@ -56,8 +56,8 @@ impl Bdd {
 }
 
 /// One decision node: `if var(level) then high else low`, plus the unique-table
-/// chain link. Free slots have `level == FREE_LEVEL` and link the free list
-/// through `next`.
+/// chain link. Free slots have `level == FREE_LEVEL` (their other fields are
+/// unused; the free set of the unique table records them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub(crate) struct Node {

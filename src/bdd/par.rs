@@ -4,9 +4,9 @@
 //!
 //! A parallel operation holds the manager exclusively (`&mut self`, so no GC
 //! and no other operation runs) and shares it among its threads as [`Shared`]:
-//! - Nodes are only added. A thread claims slots in batches (from the free
-//!   stack, then past the end of the arena, within the capacity reserved
-//!   before the operation), writes a node into a slot it owns and publishes
+//! - Nodes are only added. A thread claims slots in batches (a word of the
+//!   free set, then 64 slots past the end of the arena, within the capacity
+//!   reserved before the operation), writes a node into a slot it owns and publishes
 //!   it with a compare-and-swap on its bucket's head (release). Lookups read
 //!   bucket heads with acquire, so a node's fields are visible to every thread
 //!   that finds it, and a published node is never written again. When two
@@ -27,6 +27,7 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
 
 use super::cache::{slot, Op, TAG_MASK};
+use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
 use super::node::{Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
@@ -45,9 +46,11 @@ const LOCKED: u32 = u32::MAX;
 struct Local {
     steps: [u64; Op::COUNT],
     hits: [u64; Op::COUNT],
-    /// Claimed free-stack positions `free[lo..hi]`, handed out from the top.
-    free_lo: usize,
-    free_hi: usize,
+    /// Free slots of the claimed word `word` not yet handed out (lowest first).
+    bits: u64,
+    word: usize,
+    /// Free slots this thread claimed (all bits of its claimed words).
+    taken: usize,
     /// Claimed fresh slots `fresh_lo..fresh_hi`.
     fresh_lo: usize,
     fresh_hi: usize,
@@ -62,9 +65,10 @@ pub(crate) struct Shared<'a> {
     cap: usize,
     /// The next fresh slot (may run past `cap`; clamped when finishing).
     len: AtomicUsize,
-    free: *const u32,
-    /// `free[..free_top]` is not yet claimed.
-    free_top: AtomicUsize,
+    /// The free set's words; `next_word..free_words` are not yet claimed.
+    free: *mut u64,
+    next_word: AtomicUsize,
+    free_words: usize,
     buckets: &'a [AtomicU32],
     cache: *const [AtomicU32; 5],
     cache_shift: u32,
@@ -72,7 +76,7 @@ pub(crate) struct Shared<'a> {
     locals: Vec<UnsafeCell<Local>>,
 }
 
-// SAFETY: the raw pointers address the manager's node arena, free stack and
+// SAFETY: the raw pointers address the manager's node arena, free set and
 // cache, which the operation holds exclusively; threads write only slots they
 // claimed, publish them through atomics, and access cache entries through
 // atomics only (see the module documentation). `locals[i]` is touched only by
@@ -86,9 +90,11 @@ pub(crate) struct Outcome {
     pub hits: [u64; Op::COUNT],
     /// Slots in the arena; every slot below is written.
     pub len: usize,
-    /// Free-stack entries not claimed.
-    pub free_top: usize,
-    /// Claimed slots not used: free again.
+    /// Free slots claimed from the free set.
+    pub taken: usize,
+    /// Claimed free-set bits not handed out: `(word, bits)`.
+    pub unused: Vec<(usize, u64)>,
+    /// Claimed slots given back or not used: free again.
     pub spare: Vec<u32>,
 }
 
@@ -102,8 +108,9 @@ impl<'a> Shared<'a> {
             nodes: parts.nodes,
             cap: parts.cap,
             len: AtomicUsize::new(parts.len),
-            free: parts.free,
-            free_top: AtomicUsize::new(parts.free_len),
+            free: parts.free.words,
+            next_word: AtomicUsize::new(parts.free.cursor),
+            free_words: parts.free.len,
             // SAFETY: AtomicU32 has the size and alignment of u32; the buckets
             // are only accessed through this view until the operation ends.
             buckets: unsafe { std::slice::from_raw_parts(parts.buckets as *const AtomicU32, parts.bucket_len) },
@@ -117,8 +124,14 @@ impl<'a> Shared<'a> {
     /// Mark the unused claimed slots free and sum the statistics.
     pub(crate) fn finish(self) -> Outcome {
         let len = self.len.load(Ordering::Relaxed).min(self.cap);
-        let free_top = self.free_top.load(Ordering::Relaxed);
-        let mut outcome = Outcome { steps: [0; Op::COUNT], hits: [0; Op::COUNT], len, free_top, spare: Vec::new() };
+        let mut outcome = Outcome {
+            steps: [0; Op::COUNT],
+            hits: [0; Op::COUNT],
+            len,
+            taken: 0,
+            unused: Vec::new(),
+            spare: Vec::new(),
+        };
         let spare = &mut outcome.spare;
         for cell in self.locals {
             let l = cell.into_inner();
@@ -126,8 +139,10 @@ impl<'a> Shared<'a> {
                 outcome.steps[k] += l.steps[k];
                 outcome.hits[k] += l.hits[k];
             }
-            // SAFETY: claimed free-stack positions lie below the stack's length.
-            spare.extend((l.free_lo..l.free_hi).map(|i| unsafe { *self.free.add(i) }));
+            outcome.taken += l.taken;
+            if l.bits != 0 {
+                outcome.unused.push((l.word, l.bits));
+            }
             for i in l.fresh_lo..l.fresh_hi.min(len) {
                 // SAFETY: the slot lies inside the arena's capacity and was never published.
                 unsafe { self.nodes.add(i).write(Node { level: FREE_LEVEL, ..Node::TERMINAL }) };
@@ -169,22 +184,15 @@ impl<'a> Shared<'a> {
     /// A slot this thread owns, or `Full` when the reserved capacity is used up.
     fn alloc(&self) -> Result<u32, Full> {
         let l = self.local();
-        if l.free_hi > l.free_lo {
-            l.free_hi -= 1;
-            // SAFETY: the position was claimed by this thread and lies below the stack's length.
-            return Ok(unsafe { *self.free.add(l.free_hi) });
-        }
-        if l.fresh_lo < l.fresh_hi {
+        // Claimed free slots first, then claimed fresh ones, then claim more.
+        if l.bits == 0 && l.fresh_lo < l.fresh_hi {
             l.fresh_lo += 1;
             return Ok(l.fresh_lo as u32 - 1);
         }
-        let claim = |t: usize| (t > 0).then(|| t.saturating_sub(BATCH));
-        if let Ok(top) = self.free_top.fetch_update(Ordering::Relaxed, Ordering::Relaxed, claim) {
-            // Claimed free[top - BATCH..top]: hand out the top one now.
-            l.free_lo = top.saturating_sub(BATCH);
-            l.free_hi = top - 1;
-            // SAFETY: the position was claimed by this thread and lies below the stack's length.
-            return Ok(unsafe { *self.free.add(top - 1) });
+        if l.bits != 0 || self.claim_word(l) {
+            let bit = l.bits.trailing_zeros() as usize;
+            l.bits &= l.bits - 1;
+            return Ok((l.word * WORD_SLOTS + bit) as u32);
         }
         let start = self.len.fetch_add(BATCH, Ordering::Relaxed);
         if start >= self.cap {
@@ -193,6 +201,25 @@ impl<'a> Shared<'a> {
         l.fresh_lo = start + 1;
         l.fresh_hi = (start + BATCH).min(self.cap);
         Ok(start as u32)
+    }
+
+    /// Claim free-set words until one holds a free slot: its bits become this
+    /// thread's and the word is cleared. False when every word is claimed.
+    fn claim_word(&self, l: &mut Local) -> bool {
+        loop {
+            let k = self.next_word.fetch_add(1, Ordering::Relaxed);
+            if k >= self.free_words {
+                return false;
+            }
+            // SAFETY: word `k` lies inside the free set and was claimed by
+            // this thread alone (the counter hands out each index once).
+            let w = unsafe { std::mem::replace(&mut *self.free.add(k), 0) };
+            if w != 0 {
+                (l.bits, l.word) = (w, k);
+                l.taken += w.count_ones() as usize;
+                return true;
+            }
+        }
     }
 
     /// The node `(level, low, high)`, found or inserted.

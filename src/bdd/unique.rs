@@ -3,7 +3,7 @@
 //! Invariants:
 //! - slots 0 and 1 are the terminals FALSE and TRUE and are never freed;
 //! - every other slot is either live (a variable level) or free
-//!   (`level == FREE_LEVEL`, its index on the free stack once);
+//!   (`level == FREE_LEVEL`, its bit set in the free set);
 //! - every live internal node is in exactly one hash chain, the one of its
 //!   bucket, and no two live nodes have the same `(level, low, high)`;
 //! - `buckets.len()` is at least the number of slots (one bucket per slot of
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
+use super::free::{FreeParts, FreeSet};
 use super::memory::{filled, grown_capacity, reserve_one, reserve_total};
 use super::node::{Node, FREE_LEVEL, NIL};
 
@@ -32,8 +33,8 @@ pub(crate) struct NodeTable {
     pub nodes: Vec<Node>,
     /// Head of each hash chain, `NIL` when empty.
     buckets: Vec<u32>,
-    /// Free slots; the lowest index is on top (handed out first).
-    free: Vec<u32>,
+    /// Free slots, handed out lowest first.
+    free: FreeSet,
     /// Most slots the arena may hold (terminals included).
     max_nodes: usize,
 }
@@ -43,8 +44,7 @@ pub(crate) struct ParallelParts {
     pub nodes: *mut Node,
     pub cap: usize,
     pub len: usize,
-    pub free: *const u32,
-    pub free_len: usize,
+    pub free: FreeParts,
     pub buckets: *mut u32,
     pub bucket_len: usize,
 }
@@ -70,13 +70,13 @@ impl NodeTable {
         let bucket_len = initial.max(16);
         let mut nodes = filled(2, Node::TERMINAL);
         nodes.reserve_exact(initial);
-        NodeTable { nodes, buckets: filled(bucket_len, NIL), free: Vec::new(), max_nodes }
+        NodeTable { nodes, buckets: filled(bucket_len, NIL), free: FreeSet::new(2), max_nodes }
     }
 
     /// Slots in use (live nodes, terminals included).
     #[inline]
     pub fn live(&self) -> usize {
-        self.nodes.len() - self.free.len()
+        self.nodes.len() - self.free.count()
     }
 
     /// Slots ever allocated (live or free).
@@ -90,9 +90,9 @@ impl NodeTable {
         self.max_nodes
     }
 
-    /// Bytes held by the arena, the bucket array and the free stack.
+    /// Bytes held by the arena, the bucket array and the free set.
     pub fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + (self.buckets.len() + self.free.capacity()) * 4
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.buckets.len() * 4 + self.free.bytes()
     }
 
     /// Raise or lower the node limit (never below the slots already in use).
@@ -123,8 +123,9 @@ impl NodeTable {
         Ok(id)
     }
 
+    #[inline]
     fn alloc(&mut self) -> Result<u32, Full> {
-        if let Some(id) = self.free.pop() {
+        if let Some(id) = self.free.take() {
             return Ok(id);
         }
         if self.nodes.len() >= self.max_nodes {
@@ -133,6 +134,7 @@ impl NodeTable {
         let id = self.nodes.len() as u32;
         reserve_one(&mut self.nodes);
         self.nodes.push(Node::TERMINAL);
+        self.free.push_slot(id as usize);
         Ok(id)
     }
 
@@ -149,7 +151,7 @@ impl NodeTable {
     }
 
     /// Free every internal slot for which `keep` is false, then rebuild all
-    /// hash chains and the free list. Returns the number of nodes freed.
+    /// hash chains and the free set. Returns the number of nodes freed.
     pub fn sweep(&mut self, keep: impl Fn(usize) -> bool + Sync, parallel: bool) -> usize {
         let free_chunk = |(k, chunk): (usize, &mut [Node])| -> usize {
             let mut freed = 0;
@@ -175,15 +177,14 @@ impl NodeTable {
         freed
     }
 
-    /// Rebuild hash chains and the free stack from the slots' levels. The
-    /// lowest free index ends on top, so it is handed out first.
+    /// Rebuild hash chains and the free set from the slots' levels.
     fn relink(&mut self) {
         self.buckets.fill(NIL);
-        self.free.clear();
+        self.free.reset(self.nodes.len());
         for i in (2..self.nodes.len()).rev() {
             let n = self.nodes[i];
             if n.level == FREE_LEVEL {
-                self.free.push(i as u32);
+                self.free.mark(i);
             } else {
                 let bucket = bucket_of(hash(n.level, n.low, n.high), self.buckets.len());
                 self.nodes[i].next = self.buckets[bucket];
@@ -192,14 +193,13 @@ impl NodeTable {
         }
     }
 
-    /// [`NodeTable::relink`] on the current rayon pool: the free stack in the
-    /// same order, each live node pushed onto its chain by compare-and-swap
-    /// (the order within a chain may differ).
+    /// [`NodeTable::relink`] on the current rayon pool: the same free set,
+    /// each live node pushed onto its chain by compare-and-swap (the order
+    /// within a chain may differ).
     fn relink_parallel(&mut self) {
         self.buckets.par_iter_mut().for_each(|b| *b = NIL);
-        let len = self.nodes.len();
-        self.free =
-            (2..len as u32).into_par_iter().rev().filter(|&i| self.nodes[i as usize].level == FREE_LEVEL).collect();
+        let nodes = &self.nodes;
+        self.free.rebuild_parallel(nodes.len(), |i| i >= 2 && nodes[i].level == FREE_LEVEL);
         // SAFETY: AtomicU32 has the layout of u32; the buckets are accessed
         // only through this view until the loop ends.
         let buckets = unsafe { &*(self.buckets.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
@@ -263,40 +263,31 @@ impl NodeTable {
             nodes: self.nodes.as_mut_ptr(),
             cap: self.nodes.capacity().min(self.max_nodes).min(self.buckets.len()),
             len: self.nodes.len(),
-            free: self.free.as_ptr(),
-            free_len: self.free.len(),
+            free: self.free.parallel_parts(),
             buckets: self.buckets.as_mut_ptr(),
             bucket_len: self.buckets.len(),
         }
     }
 
     /// Take back the table after a parallel operation: the arena holds `len`
-    /// slots (every slot below it written), the free stack its first
-    /// `free_top` entries and then `spare` (free slots, each once).
-    pub fn finish_parallel(&mut self, len: usize, free_top: usize, spare: &[u32]) {
+    /// slots (every slot below it written); of the free set, `taken` slots
+    /// were claimed, `unused` are the claimed bits not handed out and `spare`
+    /// the slots given back (see [`FreeSet::finish_parallel`]).
+    pub fn finish_parallel(&mut self, len: usize, taken: usize, unused: &[(usize, u64)], spare: &[u32]) {
         debug_assert!(len >= self.nodes.len() && len <= self.nodes.capacity());
         // SAFETY: every slot below `len` was written by the parallel
         // operation (a node, or a free slot given back) or before it.
         unsafe { self.nodes.set_len(len) };
-        self.free.truncate(free_top);
-        self.free.extend_from_slice(spare);
+        self.free.finish_parallel(len, taken, unused, spare);
     }
 
-    /// Whether the free stack holds exactly the free slots, each once.
-    pub fn free_stack_is_exact(&self) -> bool {
-        let mut seen = vec![false; self.nodes.len()];
-        for &i in &self.free {
-            let i = i as usize;
-            if i < 2 || i >= self.nodes.len() || seen[i] || self.nodes[i].level != FREE_LEVEL {
-                return false;
-            }
-            seen[i] = true;
-        }
-        true
+    /// Whether the free set holds exactly the free slots.
+    pub fn free_set_is_exact(&self) -> bool {
+        self.free.is_exact(self.nodes.len(), |i| i >= 2 && self.nodes[i].level == FREE_LEVEL)
     }
 
     /// Number of free slots.
     pub fn free_count(&self) -> usize {
-        self.free.len()
+        self.free.count()
     }
 }
