@@ -51,6 +51,20 @@ fn ply_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str, terminal:
     archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
 }
 
+/// The count run of a board and encoding that recorded its memory per ply
+/// (the fastest finished one-thread run, preferring column order, as Figure 2).
+fn memory_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str) -> Option<&'a Run> {
+    let matches = |r: &Run, order: &str| {
+        r.board() == board
+            && r.row.pass == "count"
+            && r.row.encoding == encoding
+            && r.row.terminal == "whole"
+            && r.row.order == order
+            && r.plies.iter().any(|p| p.rss_bytes.is_some())
+    };
+    archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
+}
+
 fn series(name: String, run: &Run, y: impl Fn(&crate::experiment::record::PlyRow) -> f64) -> Series {
     Series { name, points: run.plies.iter().map(|p| (p.ply as f64, y(p))).filter(|&(_, v)| v > 0.0).collect() }
 }
@@ -157,6 +171,24 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
                 ],
             };
             out.chart(&name, &chart, "Figure 2b: BDD nodes per ply, compressed versus standard encoding")?;
+        }
+        for enc in ["compressed", "cellwise"] {
+            if let Some(run) = memory_run(&archive, *board, enc) {
+                let name = format!("memory-plies-{board}-{enc}");
+                let title = format!("{board}: memory per ply ({enc} encoding, {})", run.row.order);
+                let chart = Chart {
+                    title: &title,
+                    x_label: "ply",
+                    y_label: "bytes",
+                    axes: Axes::PlyLog,
+                    series: vec![
+                        series("resident at the ply's end".into(), run, |p| p.rss_bytes.unwrap_or(0) as f64),
+                        series("peak resident so far".into(), run, |p| p.peak_rss_bytes.unwrap_or(0) as f64),
+                        series("live nodes x 16 bytes".into(), run, |p| p.live_nodes as f64 * 16.0),
+                    ],
+                };
+                out.chart(&name, &chart, "resident memory per ply of a count run, beside its live nodes' bytes")?;
+            }
         }
     }
 

@@ -44,7 +44,9 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     let table2 = std::fs::read_to_string(plots.join("table2-4x4.md")).unwrap();
     assert!(table2.contains("| 0 | 0 | 1 | 0 | 1 | 0 |"), "4x4 is a draw: {table2}");
     assert!(table2.contains("draw"));
-    for stem in ["figure2a-5x4", "figure2b-5x4", "orders-5x4", "orders-4x4", "table1-time", "table1-nodes"] {
+    let stems = ["figure2a-5x4", "figure2b-5x4", "orders-5x4", "orders-4x4", "table1-time", "table1-nodes"];
+    let memory_plots = ["memory-plies-5x4-compressed", "memory-plies-5x4-cellwise"];
+    for stem in stems.into_iter().chain(memory_plots) {
         for ext in ["png", "svg"] {
             let file = plots.join(format!("{stem}.{ext}"));
             let len = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
