@@ -37,14 +37,19 @@ fn advise_huge<T>(v: &Vec<T>) {
     }
     #[cfg(target_os = "linux")]
     {
+        // The whole pages the buffer touches: for a buffer the allocator
+        // mapped on its own, its entire mapping. Advising only the pages
+        // inside the buffer would split the mapping in two or three, and a
+        // mapping in pieces cannot be grown in place (mremap), so every
+        // later growth would copy the table, holding it twice meanwhile.
         const PAGE: usize = 4096;
-        let start = v.as_ptr() as usize;
-        let aligned = start.next_multiple_of(PAGE);
-        let len = (start + bytes - aligned) / PAGE * PAGE;
-        // SAFETY: the range lies inside the vector's own allocation and is
-        // page aligned; MADV_HUGEPAGE changes no contents, only page backing.
+        let start = v.as_ptr() as usize / PAGE * PAGE;
+        let end = (v.as_ptr() as usize + bytes).next_multiple_of(PAGE);
+        // SAFETY: the range is page aligned and mapped (it holds the buffer,
+        // and the allocator's pages around it); MADV_HUGEPAGE changes no
+        // contents, only how the pages are backed.
         unsafe {
-            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
         }
     }
 }
