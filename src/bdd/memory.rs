@@ -11,8 +11,8 @@
 /// slot of the capacity the arena has grown to, from `config.initial_nodes`
 /// by [`grown_capacity`], for the peak's slots) and the computed cache (a
 /// power of two at least the slots over `config.cache_ratio`, at most
-/// `config.max_cache_entries`). Measured peak RSS beyond this is the
-/// free-slot stack, the memo of counting and saving, and the process itself.
+/// `config.max_cache_entries`). Measured peak RSS beyond this is the free
+/// set (a bit a slot), the memo of counting and saving, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     let slots = (peak_nodes as usize + 2).max(config.initial_nodes);
     let mut capacity = config.initial_nodes + 2;

@@ -45,7 +45,8 @@ bitmap of 1 bit a slot since), the memo of \
 counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
 a counted node), that of saving a checkpoint (about 28 bytes a saved node before commit 1cf5af4, then 4 bytes a \
 slot; since commit 0b5610c 1.5 bits a slot and 8 bytes a saved node), the old cache beside the new while it doubled (before commit \
-3a9a126) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
+3a9a126), a copy of the arena or cache while it grew (before commit 30d3ec9: its huge-page advice split the \
+mapping, so it could not grow in place) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
 | sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
         Config::default().max_cache_entries.trailing_zeros(),
