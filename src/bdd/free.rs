@@ -136,23 +136,20 @@ impl FreeSet {
     }
 
     /// The words a parallel operation claims from (each word by one thread,
-    /// which clears it and hands out its slots); see [`FreeSet::finish_parallel`].
+    /// which clears it, hands out its slots and at the end puts back those it
+    /// did not hand out); see [`FreeSet::finish_parallel`].
     pub fn parallel_parts(&mut self) -> FreeParts {
         let len = if self.count == 0 { self.cursor } else { self.words.len() };
         FreeParts { words: self.words.as_mut_ptr(), cursor: self.cursor, len }
     }
 
     /// Take back the set after a parallel operation on an arena of `len`
-    /// slots: `taken` slots were claimed (the bits of their claimed words),
-    /// `unused` are claimed words' bits not handed out (`(word, bits)`), and
-    /// `spare` slots (claimed, then given back) are free again.
-    pub fn finish_parallel(&mut self, len: usize, taken: usize, unused: &[(usize, u64)], spare: &[u32]) {
+    /// slots: `taken` of its slots were handed out (their bits cleared), and
+    /// `spare` slots (handed out, then given back, or new and not used) are
+    /// free again.
+    pub fn finish_parallel(&mut self, len: usize, taken: usize, spare: &[u32]) {
         self.cover(len);
         self.count -= taken;
-        for &(k, bits) in unused {
-            self.words[k] |= bits;
-            self.count += bits.count_ones() as usize;
-        }
         for &i in spare {
             self.insert(i as usize);
         }
@@ -231,8 +228,10 @@ mod tests {
         // fresh slots past the end go unused.
         // SAFETY: the words lie inside the set, which nothing else touches.
         let (w0, w1) = unsafe { (std::mem::take(&mut *parts.words), std::mem::take(&mut *parts.words.add(1))) };
-        let taken = (w0.count_ones() + w1.count_ones()) as usize;
-        set.finish_parallel(len + 2, taken, &[(1, w1 & !1)], &[3, len as u32 + 1]);
+        // SAFETY: as above; the thread puts back the bits it did not hand out.
+        unsafe { *parts.words.add(1) |= w1 & !1 };
+        let taken = (w0.count_ones() + 1) as usize;
+        set.finish_parallel(len + 2, taken, &[3, len as u32 + 1]);
         let free =
             |i: usize| (65..128).contains(&i) || i == 3 || ((128..len).contains(&i) && i % 3 == 0) || i == len + 1;
         assert!(set.is_exact(len + 2, free));

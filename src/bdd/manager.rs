@@ -164,7 +164,7 @@ impl Manager {
             let r = pool.install(|| op(&shared));
             let outcome = shared.finish();
             self.pool = Some(pool);
-            self.table.finish_parallel(outcome.len, outcome.taken, &outcome.unused, &outcome.spare);
+            self.table.finish_parallel(outcome.len, outcome.taken, &outcome.spare);
             for k in 0..outcome.steps.len() {
                 self.stats.steps[k] += outcome.steps[k];
                 self.stats.cache_hits[k] += outcome.hits[k];

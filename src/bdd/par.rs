@@ -90,11 +90,9 @@ pub(crate) struct Outcome {
     pub hits: [u64; Op::COUNT],
     /// Slots in the arena; every slot below is written.
     pub len: usize,
-    /// Free slots claimed from the free set.
+    /// Free slots the threads took from the free set (claimed and handed out).
     pub taken: usize,
-    /// Claimed free-set bits not handed out: `(word, bits)`.
-    pub unused: Vec<(usize, u64)>,
-    /// Claimed slots given back or not used: free again.
+    /// Slots handed out and given back, or claimed past the end and not used: free again.
     pub spare: Vec<u32>,
 }
 
@@ -124,14 +122,7 @@ impl<'a> Shared<'a> {
     /// Mark the unused claimed slots free and sum the statistics.
     pub(crate) fn finish(self) -> Outcome {
         let len = self.len.load(Ordering::Relaxed).min(self.cap);
-        let mut outcome = Outcome {
-            steps: [0; Op::COUNT],
-            hits: [0; Op::COUNT],
-            len,
-            taken: 0,
-            unused: Vec::new(),
-            spare: Vec::new(),
-        };
+        let mut outcome = Outcome { steps: [0; Op::COUNT], hits: [0; Op::COUNT], len, taken: 0, spare: Vec::new() };
         let spare = &mut outcome.spare;
         for cell in self.locals {
             let l = cell.into_inner();
@@ -139,10 +130,13 @@ impl<'a> Shared<'a> {
                 outcome.steps[k] += l.steps[k];
                 outcome.hits[k] += l.hits[k];
             }
-            outcome.taken += l.taken;
             if l.bits != 0 {
-                outcome.unused.push((l.word, l.bits));
+                // The claimed word's slots not handed out go back into it.
+                // SAFETY: the word lies inside the free set and was claimed
+                // by this thread, whose work has ended.
+                unsafe { *self.free.add(l.word) |= l.bits };
             }
+            outcome.taken += l.taken - l.bits.count_ones() as usize;
             for i in l.fresh_lo..l.fresh_hi.min(len) {
                 // SAFETY: the slot lies inside the arena's capacity and was never published.
                 unsafe { self.nodes.add(i).write(Node { level: FREE_LEVEL, ..Node::TERMINAL }) };

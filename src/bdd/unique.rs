@@ -270,15 +270,15 @@ impl NodeTable {
     }
 
     /// Take back the table after a parallel operation: the arena holds `len`
-    /// slots (every slot below it written); of the free set, `taken` slots
-    /// were claimed, `unused` are the claimed bits not handed out and `spare`
-    /// the slots given back (see [`FreeSet::finish_parallel`]).
-    pub fn finish_parallel(&mut self, len: usize, taken: usize, unused: &[(usize, u64)], spare: &[u32]) {
+    /// slots (every slot below it written); `taken` slots of the free set
+    /// were handed out and `spare` ones are free again (see
+    /// [`FreeSet::finish_parallel`]).
+    pub fn finish_parallel(&mut self, len: usize, taken: usize, spare: &[u32]) {
         debug_assert!(len >= self.nodes.len() && len <= self.nodes.capacity());
         // SAFETY: every slot below `len` was written by the parallel
         // operation (a node, or a free slot given back) or before it.
         unsafe { self.nodes.set_len(len) };
-        self.free.finish_parallel(len, taken, unused, spare);
+        self.free.finish_parallel(len, taken, spare);
     }
 
     /// Whether the free set holds exactly the free slots.

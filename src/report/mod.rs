@@ -40,6 +40,17 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
 /// Per-ply count runs of a board: the fastest finished one for an encoding
 /// and terminal strategy, preferring column order (the paper's Figure 2).
 fn ply_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str, terminal: &str) -> Option<&'a Run> {
+    ply_run_where(archive, board, encoding, terminal, |_| true)
+}
+
+/// [`ply_run`] among the runs that also satisfy `keep`.
+fn ply_run_where<'a>(
+    archive: &'a Archive,
+    board: BoardSize,
+    encoding: &str,
+    terminal: &str,
+    keep: impl Fn(&Run) -> bool,
+) -> Option<&'a Run> {
     let matches = |r: &Run, order: &str| {
         r.board() == board
             && r.row.pass == "count"
@@ -47,20 +58,7 @@ fn ply_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str, terminal:
             && r.row.terminal == terminal
             && r.row.order == order
             && !r.plies.is_empty()
-    };
-    archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
-}
-
-/// The count run of a board and encoding that recorded its memory per ply
-/// (the fastest finished one-thread run, preferring column order, as Figure 2).
-fn memory_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str) -> Option<&'a Run> {
-    let matches = |r: &Run, order: &str| {
-        r.board() == board
-            && r.row.pass == "count"
-            && r.row.encoding == encoding
-            && r.row.terminal == "whole"
-            && r.row.order == order
-            && r.plies.iter().any(|p| p.rss_bytes.is_some())
+            && keep(r)
     };
     archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
 }
@@ -173,7 +171,8 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             out.chart(&name, &chart, "Figure 2b: BDD nodes per ply, compressed versus standard encoding")?;
         }
         for enc in ["compressed", "cellwise"] {
-            if let Some(run) = memory_run(&archive, *board, enc) {
+            let has_memory = |r: &Run| r.plies.iter().any(|p| p.rss_bytes.is_some());
+            if let Some(run) = ply_run_where(&archive, *board, enc, "whole", has_memory) {
                 let name = format!("memory-plies-{board}-{enc}");
                 let title = format!("{board}: memory per ply ({enc} encoding, {})", run.row.order);
                 let chart = Chart {

@@ -199,6 +199,7 @@ pub fn solve_resumable(
         counter.add(draw);
         counter.add(terminal);
         let [w, l, d, t] = [win, lost, draw, terminal].map(|f| counter.count(f));
+        let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
         let record = SolvePly {
             ply: i,
             won: if i % 2 == 0 { w } else { l },
@@ -208,8 +209,8 @@ pub fn solve_resumable(
             terminal: t,
             nodes,
             time_s: ply_start.elapsed().as_secs_f64(),
-            rss_bytes: measure::rss_bytes(),
-            peak_rss_bytes: measure::peak_rss_bytes(),
+            rss_bytes,
+            peak_rss_bytes,
         };
         assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
         on_ply(&record);

@@ -331,14 +331,15 @@ pub fn forward_from(
         }
         if !(resumed && ply == first) {
             let (states, nodes) = space.count_and_size(current, frame);
+            let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
             let record = PlyRecord {
                 ply,
                 states,
                 bdd_nodes: nodes as u64,
                 live_nodes: space.manager.live_nodes() as u64,
                 time_s: ply_start.elapsed().as_secs_f64(),
-                rss_bytes: measure::rss_bytes(),
-                peak_rss_bytes: measure::peak_rss_bytes(),
+                rss_bytes,
+                peak_rss_bytes,
             };
             on_ply(space, &record, current)?;
             plies.push(record);
