@@ -165,7 +165,7 @@ impl Manager {
         let (g0, g1) = self.cofactors(g, level);
         let low = self.apply_rec(op, f0, g0)?;
         let high = self.apply_rec(op, f1, g1)?;
-        let r = self.mk(level, low, high)?;
+        let r = self.mk_known(level, low, high, [(f, (f0, f1)), (g, (g0, g1))])?;
         self.cache.put(op, f, g, 0, r);
         Ok(r)
     }
@@ -206,8 +206,9 @@ impl Manager {
         let (g0, g1) = self.cofactors(g, level);
         let (a0, d0) = self.split_rec(f0, g0)?;
         let (a1, d1) = self.split_rec(f1, g1)?;
-        let a = self.mk(level, a0, a1)?;
-        let d = self.mk(level, d0, d1)?;
+        let operands = [(f, (f0, f1)), (g, (g0, g1))];
+        let a = self.mk_known(level, a0, a1, operands)?;
+        let d = self.mk_known(level, d0, d1, operands)?;
         self.cache.put(Op::And, fa, ga, 0, a);
         self.cache.put(Op::Diff, f, g, 0, d);
         Ok((a, d))

@@ -82,3 +82,14 @@ impl Node {
         }
     }
 }
+
+/// The node `(level, low, high)` when it is known without a unique-table
+/// lookup: an operand whose cofactors at `level` are `(low, high)` with
+/// `low != high` is that node (an operand below `level` has equal cofactors),
+/// so the unique table would return the operand itself. An operation whose
+/// result keeps an operand's sub-BDD (`f ∨ g` with `g` inside `f`) saves the
+/// lookup's memory accesses this way.
+#[inline(always)]
+pub(crate) fn known_node(low: u32, high: u32, operands: [(u32, (u32, u32)); 2]) -> Option<u32> {
+    operands.into_iter().find(|&(_, c)| c == (low, high) && c.0 != c.1).map(|(f, _)| f)
+}

@@ -29,7 +29,7 @@ use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
 use super::cache::{slot, Op, TAG_MASK};
 use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
-use super::node::{Node, FREE_LEVEL};
+use super::node::{known_node, Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
 use super::unique::{bucket_of, hash, Full};
 
@@ -216,6 +216,15 @@ impl<'a> Shared<'a> {
         }
     }
 
+    /// [`Self::mk`], without the lookup when [`known_node`] knows the node.
+    #[inline(always)]
+    fn mk_known(&self, level: u32, low: u32, high: u32, operands: [(u32, (u32, u32)); 2]) -> Step {
+        match known_node(low, high, operands) {
+            Some(r) => Ok(r),
+            None => self.mk(level, low, high),
+        }
+    }
+
     /// The node `(level, low, high)`, found or inserted.
     fn mk(&self, level: u32, low: u32, high: u32) -> Step {
         if low == high {
@@ -368,7 +377,7 @@ impl<'a> Shared<'a> {
         let (f0, f1) = self.cofactors(f, level);
         let (g0, g1) = self.cofactors(g, level);
         let (low, high) = self.both(depth, || self.apply(op, f0, g0, depth + 1), || self.apply(op, f1, g1, depth + 1));
-        let r = self.mk(level, low?, high?)?;
+        let r = self.mk_known(level, low?, high?, [(f, (f0, f1)), (g, (g0, g1))])?;
         self.put(op, f, g, 0, r);
         Ok(r)
     }
@@ -398,8 +407,9 @@ impl<'a> Shared<'a> {
         let (g0, g1) = self.cofactors(g, level);
         let (low, high) = self.both(depth, || self.split(f0, g0, depth + 1), || self.split(f1, g1, depth + 1));
         let ((a0, d0), (a1, d1)) = (low?, high?);
-        let a = self.mk(level, a0, a1)?;
-        let d = self.mk(level, d0, d1)?;
+        let operands = [(f, (f0, f1)), (g, (g0, g1))];
+        let a = self.mk_known(level, a0, a1, operands)?;
+        let d = self.mk_known(level, d0, d1, operands)?;
         self.put(Op::And, fa, ga, 0, a);
         self.put(Op::Diff, f, g, 0, d);
         Ok((a, d))

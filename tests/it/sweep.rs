@@ -487,7 +487,7 @@ fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
 
 /// Two runs at once (`--jobs 2`) record the rows of one run at a time, also
 /// when killed (-9) and resumed; a second sweep into a directory that is being
-/// written is refused and changes nothing.
+/// written (by a sweep that is stopped meanwhile) is refused and changes nothing.
 #[test]
 fn jobs_at_once_record_the_rows_of_one_at_a_time_and_lock_their_directory() {
     let dir = tempfile::tempdir().unwrap();
@@ -501,6 +501,10 @@ fn jobs_at_once_record_the_rows_of_one_at_a_time_and_lock_their_directory() {
     while rows() < 2 && running.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(2));
     }
+    // Stopped (it keeps its lock) so that it cannot finish while the second
+    // sweep starts, then killed.
+    // SAFETY: a signal to a child process this test spawned and has not reaped.
+    assert_eq!(unsafe { libc::kill(running.id() as libc::pid_t, libc::SIGSTOP) }, 0);
     let before = std::fs::read_to_string(two.join("runs.csv")).unwrap();
     let second = sweep(&spec, &two, &[]);
     let err = String::from_utf8_lossy(&second.stderr);
