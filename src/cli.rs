@@ -277,6 +277,10 @@ pub struct CountArgs {
     /// and report its node count (the paper's "all 7x6 positions in one BDD").
     #[arg(long, conflicts_with = "checkpoint")]
     pub full_bdd: bool,
+    /// Also report how many nodes the plies' BDDs would have with complement edges
+    /// (a sub-function and its negation sharing one node), beside their plain sizes.
+    #[arg(long)]
+    pub complement_edges: bool,
     #[command(flatten)]
     pub manager: ManagerArgs,
 }

@@ -96,9 +96,15 @@ pub fn count(args: CountArgs) -> Result<()> {
     }
     let to_a = if args.full_bdd { Some(space.b_to_a()?) } else { None };
     let mut full = crate::bdd::Bdd::FALSE;
+    // Summed over the plies counted here: (plain nodes, nodes with complement edges).
+    let mut complement = (0u64, 0u64);
     let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
         show(r);
         records.push(*r);
+        if args.complement_edges {
+            complement.0 += r.bdd_nodes;
+            complement.1 += space.manager.complement_edge_size(states) as u64;
+        }
         if let Some(renaming) = to_a {
             // full := full ∨ states (over frame A); pinned across later collections.
             let m = &mut space.manager;
@@ -132,6 +138,11 @@ pub fn count(args: CountArgs) -> Result<()> {
         summary.gc_runs,
         summary.peak_nodes
     );
+    if args.complement_edges {
+        let (plain, with) = complement;
+        let fewer = 100.0 * (plain - with) as f64 / plain.max(1) as f64;
+        println!("with complement edges: {with} nodes over the plies counted, {plain} without ({fewer:.4}% fewer)");
+    }
     if args.full_bdd {
         let (count, nodes) = space.count_and_size(full, Frame::A);
         println!("all positions in one BDD: {nodes} nodes, {count} positions");

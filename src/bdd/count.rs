@@ -1,7 +1,7 @@
 //! Model counting over a chosen variable set, node counts, evaluation, support.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::manager::{Manager, VarSet};
 use super::node::{Bdd, Node, Var};
@@ -66,6 +66,36 @@ impl Manager {
             }
         }
         seen.len()
+    }
+
+    /// The internal nodes `f` would have in a BDD with complement edges (one
+    /// terminal; an edge may negate the function it points to, a low edge
+    /// never does): its distinct sub-functions that depend on their top
+    /// variable, a sub-function and its negation counted once. `node_count(f)`
+    /// less this is what complement edges would save on `f`.
+    pub fn complement_edge_size(&self, f: Bdd) -> usize {
+        // Per visited node: (its class, whether it is the class's negation);
+        // the terminals are class 0, FALSE its negation.
+        let mut class: FxHashMap<u32, (u32, bool)> = FxHashMap::default();
+        let mut classes: FxHashMap<(u32, u32, u32, bool), u32> = FxHashMap::default();
+        let mut stack = vec![(f.0, false)];
+        while let Some((g, children_done)) = stack.pop() {
+            if g <= 1 || class.contains_key(&g) {
+                continue;
+            }
+            let n = self.node(g);
+            if !children_done {
+                stack.extend([(g, true), (n.low, false), (n.high, false)]);
+                continue;
+            }
+            let of = |c: u32| if c <= 1 { (0, c == 0) } else { class[&c] };
+            let (low, high) = (of(n.low), of(n.high));
+            // A negated low edge is moved up: (x, ¬a, b) = ¬(x, a, ¬b).
+            let next = classes.len() as u32 + 1;
+            let id = *classes.entry((n.level, low.0, high.0, high.1 != low.1)).or_insert(next);
+            class.insert(g, (id, low.1));
+        }
+        classes.len()
     }
 
     /// The value of `f` under an assignment indexed by variable.

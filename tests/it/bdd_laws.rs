@@ -213,7 +213,9 @@ fn sat_count_over_the_support_and_over_larger_sets() {
             assert_eq!(m.sat_count(f, three), ones, "function {i} over its 3 variables");
             assert_eq!(m.sat_count(f, five), ones * 4, "function {i} over 5 variables");
             let levels = order.map_or(vec![0, 1, 2], |o| o.to_vec());
-            assert_eq!(m.node_count(f), robdd_size(&table3(i), &levels), "node count of function {i}");
+            assert_eq!(m.node_count(f), robdd_size(&table3(i), &levels, false), "node count of function {i}");
+            let with_complements = robdd_size(&table3(i), &levels, true);
+            assert_eq!(m.complement_edge_size(f), with_complements, "complement-edge size of function {i}");
             assert_eq!(m.sat_count_and_size(f, three), (ones, m.node_count(f)), "one traversal, function {i}");
         }
     }
@@ -221,8 +223,9 @@ fn sat_count_over_the_support_and_over_larger_sets() {
 
 /// ROBDD size from the truth table alone: the nodes at level `l` are the
 /// distinct subfunctions left after fixing the variables of levels `< l`
-/// that depend on the variable at level `l`.
-fn robdd_size(table: &[bool], order: &[usize]) -> usize {
+/// that depend on the variable at level `l`; `up_to_negation` counts a
+/// subfunction and its negation once (the size with complement edges).
+fn robdd_size(table: &[bool], order: &[usize], up_to_negation: bool) -> usize {
     let mut total = 0;
     for l in 0..3 {
         let mut subs = std::collections::HashSet::new();
@@ -237,7 +240,8 @@ fn robdd_size(table: &[bool], order: &[usize]) -> usize {
                 (0..l).all(|k| ((a >> order[k]) & 1) == ((prefix >> k) & 1)) && table[a] != table[a ^ (1 << var)]
             });
             if depends {
-                subs.insert(sub);
+                let negated: Vec<bool> = sub.iter().map(|&t| !t).collect();
+                subs.insert(if up_to_negation { sub.min(negated) } else { sub });
             }
         }
         total += subs.len();

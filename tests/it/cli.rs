@@ -210,3 +210,23 @@ fn all_positions_in_one_bdd_count_the_total() {
         }
     }
 }
+
+/// `--complement-edges` sets the plies' sizes with complement edges beside
+/// their plain sizes, which are the sum of the CSV's `bdd_nodes` (the size
+/// itself is checked against truth tables in `bdd_laws`).
+#[test]
+fn complement_edge_sizes_stand_beside_the_plain_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("plies.csv");
+    let out = c4bdd(&["count", "-W", "4", "-H", "4", "--complement-edges", "--csv", csv.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("with complement edges: ")).expect("a complement-edge line");
+    let numbers: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+    let mut reader = csv::Reader::from_path(&csv).unwrap();
+    let col = reader.headers().unwrap().iter().position(|h| h == "bdd_nodes").unwrap();
+    let plain: u64 = reader.records().map(|r| r.unwrap()[col].parse::<u64>().unwrap()).sum();
+    assert_eq!(numbers.len(), 2, "{line}");
+    assert_eq!(numbers[1], plain, "{line}");
+    assert!(0 < numbers[0] && numbers[0] <= plain, "{line}");
+}
