@@ -39,6 +39,11 @@ pub struct Config {
     /// the calling thread, more on a pool of that many threads (`par.rs`).
     #[serde(default = "one_thread")]
     pub threads: usize,
+    /// Fewest unused slots a parallel operation starts with (it gets at least
+    /// a quarter of the arena's slots too); an operation that uses them all
+    /// stops and runs again with more (`Stats::parallel_reruns`).
+    #[serde(default = "parallel_spare")]
+    pub parallel_spare: usize,
 }
 
 /// Most threads a manager may be given.
@@ -47,6 +52,11 @@ pub const MAX_THREADS: usize = 256;
 /// The default of [`Config::threads`] (also for serde).
 pub fn one_thread() -> usize {
     1
+}
+
+/// The default of [`Config::parallel_spare`] (also for serde).
+pub fn parallel_spare() -> usize {
+    1 << 16
 }
 
 impl Default for Config {
@@ -59,6 +69,7 @@ impl Default for Config {
             gc_min_live: 1 << 20,
             gc_growth: 2.0,
             threads: 1,
+            parallel_spare: parallel_spare(),
         }
     }
 }
@@ -156,7 +167,8 @@ impl Manager {
         op: impl Fn(&super::par::Shared) -> std::result::Result<T, Full> + Sync,
     ) -> std::result::Result<T, Full> {
         loop {
-            self.table.reserve_parallel();
+            self.table.reserve_parallel(self.config.parallel_spare);
+            let started = std::time::Instant::now();
             let live_before = self.table.live();
             let pool = self.pool.take().expect("a pool when threads > 1");
             let threads = pool.current_num_threads();
@@ -176,7 +188,10 @@ impl Manager {
                 self.grow_cache();
             }
             match r {
-                Err(Full) if self.table.can_grow() => continue,
+                Err(Full) if self.table.can_grow() => {
+                    self.stats.parallel_reruns += 1;
+                    self.stats.parallel_rerun_time += started.elapsed();
+                }
                 r => return r,
             }
         }

@@ -35,6 +35,13 @@ pub struct Stats {
     /// Time spent in collections.
     #[serde(serialize_with = "as_secs")]
     pub gc_time: Duration,
+    /// Parallel operations that ran out of the slots reserved for them and
+    /// were run again with more, and the time of those unfinished attempts
+    /// (an upper bound of the time lost: the rerun finds most of their work
+    /// in the computed cache and the table).
+    pub parallel_reruns: u64,
+    #[serde(serialize_with = "as_secs")]
+    pub parallel_rerun_time: Duration,
 }
 
 fn as_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -66,6 +73,11 @@ impl Stats {
                 let rate = self.hits_of(op) as f64 / steps as f64 * 100.0;
                 out += &format!("{:<11} steps {:>12} hits {:>12} ({rate:.1}%)\n", op.name(), steps, self.hits_of(op));
             }
+        }
+        if self.parallel_reruns > 0 {
+            let (runs, secs) = (self.parallel_reruns, self.parallel_rerun_time.as_secs_f64());
+            out +=
+                &format!("parallel operations run again after running out of reserved slots: {runs} ({secs:.3} s)\n");
         }
         out
     }

@@ -237,13 +237,13 @@ impl NodeTable {
     }
 
     /// Make room for a parallel operation: capacity for at least a quarter of
-    /// the slots more (growing as a full arena does, within the node limit) and
-    /// buckets for every slot of that capacity, so that neither has to grow
-    /// while threads insert.
-    pub fn reserve_parallel(&mut self) {
+    /// the slots more and at least `spare` slots (growing as a full arena does,
+    /// within the node limit) and buckets for every slot of that capacity, so
+    /// that neither has to grow while threads insert.
+    pub fn reserve_parallel(&mut self, spare: usize) {
         let len = self.nodes.len();
-        if self.nodes.capacity() - len < (len / 4).max(1 << 16) {
-            let target = grown_capacity(len, std::mem::size_of::<Node>()).max(len + (1 << 16));
+        if self.nodes.capacity() - len < (len / 4).max(spare) {
+            let target = grown_capacity(len, std::mem::size_of::<Node>()).max(len + spare);
             reserve_total(&mut self.nodes, target.min(self.max_nodes));
         }
         let cap = self.nodes.capacity().min(self.max_nodes);

@@ -17,8 +17,10 @@ const N: usize = 10;
 
 /// `n` threads, collecting garbage from 4096 live nodes on (so that
 /// collections, parallel with more than one thread, run between operations).
+/// `n` threads; parallel operations start with few spare slots, so that
+/// some run out of them and run again.
 fn threads(n: usize) -> Config {
-    Config { threads: n, gc_min_live: 1 << 12, ..Config::default() }
+    Config { threads: n, gc_min_live: 1 << 12, parallel_spare: 64, ..Config::default() }
 }
 
 fn manager(config: Config) -> (Manager, Vec<Var>) {
@@ -97,9 +99,11 @@ fn parallel_images_equal_the_sequential_ones() {
 
 /// Counting on two threads matches the enumerator ply by ply, in both
 /// encodings and both image strategies; the arena grows during operations
-/// (it starts at 2^14 slots), so operations rerun after running out of slots.
+/// (it starts at 2^14 slots, an operation gets few spare ones), so some
+/// operations run out of slots and run again.
 #[test]
 fn parallel_counts_match_the_enumerator() {
+    let mut reruns = 0;
     for (w, h) in [(4, 4), (5, 4), (4, 5)] {
         let size = BoardSize::new(w, h).unwrap();
         let oracle: Vec<u128> = explicit::count_plies(size, true).unwrap().into_iter().map(u128::from).collect();
@@ -110,11 +114,13 @@ fn parallel_counts_match_the_enumerator() {
                 let (summary, _) = forward(&mut space, &opts, false, |_| {}).unwrap();
                 space.manager.check().unwrap();
                 assert!(space.manager.stats().gc_runs > 0, "{size} {kind} {image:?}: no collection ran");
+                reruns += space.manager.stats().parallel_reruns;
                 let got: Vec<u128> = summary.plies.iter().map(|p| p.states).collect();
                 assert_eq!(got, oracle, "{size} {kind} {image:?}");
             }
         }
     }
+    assert!(reruns > 0, "no operation ran out of slots");
 }
 
 /// Solving on two threads matches the explicit solver ply by ply, and the
