@@ -16,9 +16,9 @@ use crate::common::truth_table;
 const N: usize = 10;
 
 /// `n` threads, collecting garbage from 4096 live nodes on (so that
-/// collections, parallel with more than one thread, run between operations).
-/// `n` threads; parallel operations start with few spare slots, so that
-/// some run out of them and run again.
+/// collections, parallel with more than one thread, run between operations);
+/// parallel operations start with few spare slots, so that some run out of
+/// them and run again.
 fn threads(n: usize) -> Config {
     Config { threads: n, gc_min_live: 1 << 12, parallel_spare: 64, ..Config::default() }
 }
