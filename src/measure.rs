@@ -2,7 +2,7 @@
 
 /// Peak resident set size of this process in bytes (Linux `VmHWM`), if known.
 pub fn peak_rss_bytes() -> Option<u64> {
-    status_field("VmHWM:")
+    rss_and_peak_bytes().1
 }
 
 /// Resident set size of this process in bytes now and its peak so far
@@ -10,10 +10,6 @@ pub fn peak_rss_bytes() -> Option<u64> {
 pub fn rss_and_peak_bytes() -> (Option<u64>, Option<u64>) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     (field(&status, "VmRSS:"), field(&status, "VmHWM:"))
-}
-
-fn status_field(name: &str) -> Option<u64> {
-    field(&std::fs::read_to_string("/proc/self/status").ok()?, name)
 }
 
 /// A `kB` field of a `/proc/<pid>/status` text, in bytes.
