@@ -138,6 +138,9 @@ pub fn count(args: CountArgs) -> Result<()> {
         summary.gc_runs,
         summary.peak_nodes
     );
+    if let Some(phases) = summary.phases {
+        println!("time by phase: {}", phases.shares(summary.plies.iter().map(|p| p.time_s).sum()));
+    }
     if args.complement_edges {
         let (plain, with) = complement;
         let fewer = 100.0 * (plain - with) as f64 / plain.max(1) as f64;
@@ -258,6 +261,11 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         summary.gc_s / summary.time_s.max(1e-9) * 100.0,
         summary.peak_nodes
     );
+    if let Some(phases) = summary.phases {
+        let plies_s: f64 = summary.forward.plies.iter().map(|p| p.time_s).sum::<f64>()
+            + summary.plies.iter().map(|p| p.time_s).sum::<f64>();
+        println!("time by phase (both passes): {}", phases.shares(plies_s));
+    }
     if args.stats {
         print!("{}", space.manager.stats().op_table());
     }

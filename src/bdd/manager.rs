@@ -372,6 +372,11 @@ impl Manager {
         self.cache.clear();
     }
 
+    /// Time spent in garbage collection so far (as in [`Manager::stats`]).
+    pub fn gc_time(&self) -> std::time::Duration {
+        self.stats.gc_time
+    }
+
     /// A snapshot of the statistics.
     pub fn stats(&self) -> Stats {
         let mut s = self.stats;

@@ -123,6 +123,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         _ => message,
     };
     let totals = totals.unwrap_or_default();
+    let phases = totals.phases.filter(|_| status == "ok");
     let config = run.config();
     Ok(RunRow {
         run: key,
@@ -151,6 +152,9 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         gc_growth: config.gc_growth,
         cache_ratio: config.cache_ratio as u64,
         threads: Some(config.threads as u64),
+        terminal_s: phases.map(|p| p.terminal_s),
+        image_s: phases.map(|p| p.image_s),
+        count_s: phases.map(|p| p.count_s),
     })
 }
 

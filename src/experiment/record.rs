@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::search::Phases;
+
 /// One row of `runs.csv`: a finished run (whatever its status).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunRow {
@@ -56,6 +58,16 @@ pub struct RunRow {
     /// column existed (they ran on one).
     #[serde(default)]
     pub threads: Option<u64>,
+    /// Seconds spent removing terminal states, in images and pre-images, and
+    /// counting, over all plies (each without garbage collection, which is
+    /// `gc_share`); empty unless the run finished with every ply's phases
+    /// recorded (older archives and checkpoints have none).
+    #[serde(default)]
+    pub terminal_s: Option<f64>,
+    #[serde(default)]
+    pub image_s: Option<f64>,
+    #[serde(default)]
+    pub count_s: Option<f64>,
 }
 
 /// One row of `plies.csv`.
@@ -81,9 +93,30 @@ pub struct PlyRow {
     pub rss_bytes: Option<u64>,
     #[serde(default)]
     pub peak_rss_bytes: Option<u64>,
+    /// The ply's time by phase (see [`Phases`]); empty in archives written
+    /// before the columns existed.
+    #[serde(default)]
+    pub terminal_s: Option<f64>,
+    #[serde(default)]
+    pub image_s: Option<f64>,
+    #[serde(default)]
+    pub count_s: Option<f64>,
+    #[serde(default)]
+    pub gc_s: Option<f64>,
 }
 
 impl PlyRow {
+    /// These phase columns filled from `p`.
+    fn with_phases(self, p: Option<Phases>) -> PlyRow {
+        PlyRow {
+            terminal_s: p.map(|p| p.terminal_s),
+            image_s: p.map(|p| p.image_s),
+            count_s: p.map(|p| p.count_s),
+            gc_s: p.map(|p| p.gc_s),
+            ..self
+        }
+    }
+
     /// The row of a counted ply of run `run`.
     pub fn counted(run: &str, p: &crate::search::PlyRecord) -> PlyRow {
         PlyRow {
@@ -97,6 +130,7 @@ impl PlyRow {
             peak_rss_bytes: p.peak_rss_bytes,
             ..Default::default()
         }
+        .with_phases(p.phases)
     }
 
     /// The row of a solved ply of run `run` (its states are the ply's total).
@@ -114,7 +148,9 @@ impl PlyRow {
             terminal: Some(p.terminal),
             rss_bytes: p.rss_bytes,
             peak_rss_bytes: p.peak_rss_bytes,
+            ..Default::default()
         }
+        .with_phases(p.phases)
     }
 }
 
@@ -155,7 +191,8 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 4] = ["cpu_s", "threads", "rss_bytes", "peak_rss_bytes"];
+const ADDED_COLUMNS: [&str; 8] =
+    ["cpu_s", "threads", "rss_bytes", "peak_rss_bytes", "terminal_s", "image_s", "count_s", "gc_s"];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
 /// of `T` have (it was written by another version of the row schema), except

@@ -10,7 +10,7 @@ use super::spec::{Pass, RunSpec};
 use crate::encoding::{OrderSpec, StateSpace};
 use crate::search::backward::solve_resumable;
 use crate::search::{
-    forward, forward_from, Checkpoint, ForwardOptions, PlyRecord, SolveCheckpoint, SolvePly, Transition, Value,
+    forward, forward_from, Checkpoint, ForwardOptions, Phases, PlyRecord, SolveCheckpoint, SolvePly, Transition, Value,
 };
 
 /// Totals of a run, finished or stopped.
@@ -21,6 +21,10 @@ pub struct Totals {
     pub solution_bytes: Option<u64>,
     pub time_s: f64,
     pub gc_s: f64,
+    /// The plies' phases, added; `None` when a ply has none (resumed from a
+    /// checkpoint written before phases were kept) or the run stopped.
+    #[serde(default)]
+    pub phases: Option<Phases>,
     pub peak_nodes: u64,
 }
 
@@ -60,6 +64,7 @@ pub fn run(json: &str) -> Result<()> {
             solution_bytes: None,
             time_s: start.elapsed().as_secs_f64(),
             gc_s: stats.gc_time.as_secs_f64(),
+            phases: None,
             peak_nodes: stats.peak_live,
         })
     };
@@ -100,6 +105,7 @@ pub fn run(json: &str) -> Result<()> {
                     solution_bytes: Some(solution_bytes),
                     time_s: earlier + summary.time_s,
                     gc_s: summary.gc_s,
+                    phases: summary.phases,
                     peak_nodes: summary.peak_nodes,
                 }
             })
@@ -110,6 +116,7 @@ pub fn run(json: &str) -> Result<()> {
             solution_bytes: None,
             time_s: summary.time_s,
             gc_s: summary.gc_s,
+            phases: summary.phases,
             peak_nodes: summary.peak_nodes,
         }),
         (Pass::Count, Some(dir)) => {
@@ -131,6 +138,7 @@ pub fn run(json: &str) -> Result<()> {
                 solution_bytes: None,
                 time_s: earlier + summary.time_s,
                 gc_s: summary.gc_s,
+                phases: summary.phases,
                 peak_nodes: summary.peak_nodes,
             })
         }

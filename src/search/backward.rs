@@ -16,6 +16,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::forward::{forward_from, with_retry, ForwardOptions, ForwardSummary, Resume, TerminalStrategy, Transition};
+use super::phases::{Phase, Phases};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
@@ -63,6 +64,11 @@ pub struct SolvePly {
     pub rss_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
+    /// Where the ply's time went: splitting off its terminal states, the two
+    /// pre-images, counting (absent in records written before phases were
+    /// kept). The rest is sorting into won, drawn and lost, and saving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Phases>,
 }
 
 /// The result of a solve.
@@ -75,6 +81,9 @@ pub struct SolveSummary {
     pub forward: ForwardSummary,
     pub time_s: f64,
     pub gc_s: f64,
+    /// The phases of every ply of both passes, added (`None` if a resumed
+    /// ply has none).
+    pub phases: Option<Phases>,
     pub peak_nodes: u64,
 }
 
@@ -162,20 +171,21 @@ pub fn solve_resumable(
     let lowest_solved = resume.solved.last().map_or(n + 1, |p| p.ply);
     for i in (0..lowest_solved).rev() {
         let ply_start = Instant::now();
+        let mut phases = Phases::default();
         let frame = rules.frame_of(i);
         let states = layers[i as usize];
-        let (alive, terminal) = rules.split_terminal(space, i, states)?;
+        let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
         space.manager.pin(alive);
         space.manager.pin(terminal);
         let (win, draw, lost) = match next {
             None => (Bdd::FALSE, alive, terminal),
             Some((_, next_draw, next_lost)) => {
-                let to_lost = rules.preimage(space, i, next_lost)?;
+                let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
                 let m = &mut space.manager;
                 m.pin(to_lost);
                 let (win, rest) = split_pinned(m, alive, to_lost)?;
                 m.unpin(to_lost);
-                let to_draw = rules.preimage(space, i, next_draw)?;
+                let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
                 let m = &mut space.manager;
                 m.pin(to_draw);
                 let (draw, no_move) = split_pinned(m, rest, to_draw)?;
@@ -192,13 +202,15 @@ pub fn solve_resumable(
         }
         // One memo for all counts: the plies' sets share most of their nodes.
         // The stored nodes are those of win and lost, added first.
-        let mut counter = space.manager.counter(space.layout.set(frame));
-        counter.add(win);
-        counter.add(lost);
-        let nodes = counter.visited() as u64;
-        counter.add(draw);
-        counter.add(terminal);
-        let [w, l, d, t] = [win, lost, draw, terminal].map(|f| counter.count(f));
+        let (nodes, [w, l, d, t]) = phases.time(space, Phase::Count, |s| {
+            let mut counter = s.manager.counter(s.layout.set(frame));
+            counter.add(win);
+            counter.add(lost);
+            let nodes = counter.visited() as u64;
+            counter.add(draw);
+            counter.add(terminal);
+            (nodes, [win, lost, draw, terminal].map(|f| counter.count(f)))
+        });
         let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
         let record = SolvePly {
             ply: i,
@@ -211,6 +223,7 @@ pub fn solve_resumable(
             time_s: ply_start.elapsed().as_secs_f64(),
             rss_bytes,
             peak_rss_bytes,
+            phases: Some(phases),
         };
         assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
         on_ply(&record);
@@ -246,6 +259,7 @@ pub fn solve_resumable(
     }
     rules.release(&mut space.manager);
     plies.reverse();
+    let phases = Phases::total(records.iter().map(|p| p.phases).chain(plies.iter().map(|p| p.phases)));
     let stats = space.manager.stats();
     Ok(SolveSummary {
         plies,
@@ -253,6 +267,7 @@ pub fn solve_resumable(
         forward,
         time_s: start.elapsed().as_secs_f64(),
         gc_s: (stats.gc_time - gc_before).as_secs_f64(),
+        phases,
         peak_nodes: stats.peak_live,
     })
 }

@@ -21,6 +21,8 @@ use crate::error::{Error, Result};
 use crate::game::Player;
 use crate::measure;
 
+use super::phases::{Phase, Phases};
+
 /// How the image of a ply is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
@@ -94,6 +96,11 @@ pub struct PlyRecord {
     pub rss_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
+    /// Where the ply's time went: removing the previous ply's terminal
+    /// states, the image, counting this ply (absent in records written before
+    /// phases were kept, and then not serialized, as above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phases: Option<Phases>,
 }
 
 /// The result of a whole forward pass.
@@ -106,6 +113,8 @@ pub struct ForwardSummary {
     pub time_s: f64,
     /// Time spent in garbage collection.
     pub gc_s: f64,
+    /// The plies' phases, added (`None` if a resumed ply has none).
+    pub phases: Option<Phases>,
     /// Most internal nodes alive at once.
     pub peak_nodes: u64,
     pub gc_runs: u64,
@@ -323,6 +332,7 @@ pub fn forward_from(
     };
     let resumed = !plies.is_empty();
     let mut ply_start = Instant::now();
+    let mut phases = Phases::default();
     for ply in first..=cells {
         let frame = rules.frame_of(ply);
         if keep_layers {
@@ -330,7 +340,7 @@ pub fn forward_from(
             layers.push(current);
         }
         if !(resumed && ply == first) {
-            let (states, nodes) = space.count_and_size(current, frame);
+            let (states, nodes) = phases.time(space, Phase::Count, |s| s.count_and_size(current, frame));
             let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
             let record = PlyRecord {
                 ply,
@@ -340,6 +350,7 @@ pub fn forward_from(
                 time_s: ply_start.elapsed().as_secs_f64(),
                 rss_bytes,
                 peak_rss_bytes,
+                phases: Some(phases),
             };
             on_ply(space, &record, current)?;
             plies.push(record);
@@ -348,11 +359,13 @@ pub fn forward_from(
             break;
         }
         ply_start = Instant::now();
-        current = step(space, rules, ply, current)?;
+        phases = Phases::default();
+        current = step_timed(space, rules, ply, current, &mut phases)?;
     }
     let stats = space.manager.stats();
     let summary = ForwardSummary {
         positions: plies.iter().map(|p| p.states).sum(),
+        phases: Phases::total(plies.iter().map(|p| p.phases)),
         plies,
         time_s: start.elapsed().as_secs_f64(),
         gc_s: (stats.gc_time - stats_before.gc_time).as_secs_f64(),
@@ -364,13 +377,23 @@ pub fn forward_from(
 
 /// The states of ply `ply + 1` from the states `states` of ply `ply`.
 pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -> Result<Bdd> {
-    let m = &mut space.manager;
+    step_timed(space, rules, ply, states, &mut Phases::default())
+}
+
+/// [`step`], adding the time of its phases to `phases`.
+pub fn step_timed(
+    space: &mut StateSpace,
+    rules: &Transition,
+    ply: u32,
+    states: Bdd,
+    phases: &mut Phases,
+) -> Result<Bdd> {
     let mut alive = states;
     for &t in &rules.terminal[ply as usize % 2] {
-        alive = with_retry(m, &[alive], |m| m.diff(alive, t))?;
-        m.maybe_gc(&[alive]);
+        alive = phases.time(space, Phase::Terminal, |s| with_retry(&mut s.manager, &[alive], |m| m.diff(alive, t)))?;
+        phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive]));
     }
-    let next = rules.image(space, ply, alive)?;
-    space.manager.maybe_gc(&[alive, next]);
+    let next = phases.time(space, Phase::Image, |s| rules.image(s, ply, alive))?;
+    phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive, next]));
     Ok(next)
 }

@@ -6,14 +6,16 @@ pub mod backward;
 pub mod checkpoint;
 mod files;
 pub mod forward;
+pub mod phases;
 pub mod solution;
 pub mod solve_checkpoint;
 
 pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
 pub use forward::{
-    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
-    TerminalStrategy, Transition,
+    forward, forward_from, forward_with, step, step_timed, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord,
+    Resume, TerminalStrategy, Transition,
 };
+pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
 pub use solve_checkpoint::{SolveCheckpoint, SolveResume};

@@ -187,7 +187,7 @@ fn solve_checkpoints_of_another_setup_or_damaged_are_refused() {
 /// bit for bit (serde_json's default float parser is not exact).
 #[test]
 fn json_times_read_back_bit_for_bit() {
-    use c4bdd::search::PlyRecord;
+    use c4bdd::search::{Phases, PlyRecord};
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut records = Vec::new();
     for ply in 0..20_000u32 {
@@ -198,6 +198,13 @@ fn json_times_read_back_bit_for_bit() {
         let time_s = (x >> 11) as f64 / (1u64 << 53) as f64 * 10f64.powi((ply % 8) as i32 - 4);
         // Records made before the memory fields existed have neither.
         let rss = (ply % 3 != 0).then_some(x >> 24);
+        // Nor the phases, which split the time (any digits again).
+        let phases = (ply % 5 != 0).then_some(Phases {
+            terminal_s: time_s / 3.0,
+            image_s: time_s / 7.0,
+            count_s: time_s * 1e-3,
+            gc_s: time_s / 11.0,
+        });
         records.push(PlyRecord {
             ply,
             states: x as u128,
@@ -206,6 +213,7 @@ fn json_times_read_back_bit_for_bit() {
             time_s,
             rss_bytes: rss,
             peak_rss_bytes: rss.map(|r| r + (x >> 50)),
+            phases,
         });
     }
     let text = serde_json::to_string(&records).unwrap();
@@ -217,14 +225,18 @@ fn json_times_read_back_bit_for_bit() {
     assert_eq!(back, records);
 }
 
-/// A record written before the memory fields existed reads back without them
-/// and serializes to the same text, so the checksum of an older checkpoint's
-/// records still holds.
+/// A record written before the memory and phase fields existed reads back
+/// without them and serializes to the same text, so the checksum of an older
+/// checkpoint's records still holds.
 #[test]
 fn records_without_memory_fields_keep_their_text() {
-    use c4bdd::search::PlyRecord;
+    use c4bdd::search::{PlyRecord, SolvePly};
     let old = r#"[{"ply":0,"states":1,"bdd_nodes":14,"live_nodes":220,"time_s":0.25}]"#;
     let back: Vec<PlyRecord> = serde_json::from_str(old).unwrap();
-    assert_eq!((back[0].rss_bytes, back[0].peak_rss_bytes), (None, None));
+    assert_eq!((back[0].rss_bytes, back[0].peak_rss_bytes, back[0].phases), (None, None, None));
+    assert_eq!(serde_json::to_string(&back).unwrap(), old);
+    let old = r#"[{"ply":3,"won":1,"drawn":2,"lost":3,"total":6,"terminal":1,"nodes":40,"time_s":0.5}]"#;
+    let back: Vec<SolvePly> = serde_json::from_str(old).unwrap();
+    assert_eq!((back[0].rss_bytes, back[0].phases), (None, None));
     assert_eq!(serde_json::to_string(&back).unwrap(), old);
 }

@@ -75,6 +75,49 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
     assert!(solve(&mut space, &off, |_| {}, |_, _, _, _| Ok(())).is_err(), "solving needs termination");
 }
 
+/// Each ply's time split by phase: every phase fits in the ply's time, the
+/// summary adds up both passes, and a phase is spent where the pass has work
+/// of that kind (no pre-image at the last ply, no image before ply 0).
+#[test]
+fn phases_fit_in_each_plys_time_and_add_up() {
+    let size = BoardSize::new(5, 4).unwrap();
+    // A small collection threshold, so that collections happen inside plies.
+    let config = Config { gc_min_live: 1 << 12, ..Config::default() };
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, config).unwrap();
+    let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
+    let forward: Vec<_> = summary.forward.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
+    let retrograde: Vec<_> = summary.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
+    for (pass, plies) in [("forward", &forward), ("retrograde", &retrograde)] {
+        for &(ply, time_s, p) in plies {
+            let parts = [p.terminal_s, p.image_s, p.count_s, p.gc_s];
+            assert!(parts.iter().all(|&s| s >= 0.0), "{pass} ply {ply}: {p:?}");
+            assert!(parts.iter().sum::<f64>() <= time_s + 1e-6, "{pass} ply {ply}: {p:?} in {time_s} s");
+            assert!(p.count_s > 0.0, "{pass} ply {ply}: {p:?}");
+        }
+    }
+    let last = size.cells();
+    for &(ply, _, p) in &forward {
+        assert_eq!(ply == 0, p.image_s == 0.0 && p.terminal_s == 0.0, "forward ply {ply}: {p:?}");
+    }
+    for &(ply, _, p) in &retrograde {
+        assert_eq!(ply == last, p.image_s == 0.0, "retrograde ply {ply}: {p:?}");
+        assert!(p.terminal_s > 0.0, "retrograde ply {ply}: {p:?}");
+    }
+    assert!(forward.iter().chain(&retrograde).any(|&(_, _, p)| p.gc_s > 0.0), "no collection inside a ply");
+    let total = summary.phases.unwrap();
+    let sum =
+        |f: fn(&c4bdd::search::Phases) -> f64| forward.iter().chain(&retrograde).map(|(_, _, p)| f(p)).sum::<f64>();
+    for (got, want) in [
+        (total.terminal_s, sum(|p| p.terminal_s)),
+        (total.image_s, sum(|p| p.image_s)),
+        (total.count_s, sum(|p| p.count_s)),
+        (total.gc_s, sum(|p| p.gc_s)),
+    ] {
+        assert!((got - want).abs() < 1e-9, "{total:?}");
+    }
+    assert_eq!(summary.forward.phases, c4bdd::search::Phases::total(summary.forward.plies.iter().map(|p| p.phases)));
+}
+
 /// Solve into a directory and return it.
 fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -76,6 +76,19 @@ fn smoke_spec_end_to_end() {
         assert!(peaks.windows(2).all(|w| w[0] <= w[1]), "{}: {peaks:?}", r.run);
         let last = *peaks.last().unwrap();
         assert!(last.abs_diff(r.peak_rss_bytes) < 1 << 20, "{}: {peaks:?} against {}", r.run, r.peak_rss_bytes);
+        // Where the time went: each ply's phases fit in its time, and the
+        // run's are their sums; without termination none is spent on it.
+        for p in &mine {
+            let phases = [p.terminal_s, p.image_s, p.count_s, p.gc_s].map(|s| s.unwrap());
+            assert!(phases.iter().all(|&s| s >= 0.0), "{} ply {}: {phases:?}", r.run, p.ply);
+            assert!(phases.iter().sum::<f64>() <= p.time_s + 1e-6, "{} ply {}: {phases:?}", r.run, p.ply);
+            assert!(r.terminal == "whole" || p.terminal_s == Some(0.0), "{} ply {}", r.run, p.ply);
+        }
+        let total = |f: fn(&PlyRow) -> Option<f64>| mine.iter().map(|p| f(p).unwrap()).sum::<f64>();
+        for (run, sum) in [(r.terminal_s, total(|p| p.terminal_s)), (r.image_s, total(|p| p.image_s))] {
+            assert!((run.unwrap() - sum).abs() < 1e-6, "{}: {run:?} against {sum}", r.run);
+        }
+        assert!(total(|p| p.image_s) > 0.0 && (r.count_s.unwrap() - total(|p| p.count_s)).abs() < 1e-6);
         if r.terminal == "whole" {
             let paper = table.iter().find(|(s, _)| s.width == r.width && s.height == r.height).unwrap().1;
             assert_eq!(r.positions, Some(paper), "{} against the paper's Table 1", r.run);
@@ -99,27 +112,40 @@ fn smoke_spec_end_to_end() {
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 runs ran"));
     assert_eq!(std::fs::read_to_string(out.join("runs.csv")).unwrap(), before);
 
-    // An archive written before the cpu_s (runs.csv) and memory (plies.csv)
-    // columns existed is upgraded on resume: the columns are added empty and
-    // every other value stays.
+    // An archive written before the cpu_s (runs.csv), memory (plies.csv)
+    // and phase columns existed is upgraded on resume: the columns are added
+    // empty and every other value stays.
     let runs_path = out.join("runs.csv");
     let plies_path = out.join("plies.csv");
-    drop_columns(&runs_path, &["cpu_s"]);
-    drop_columns(&plies_path, &["rss_bytes", "peak_rss_bytes"]);
+    drop_columns(&runs_path, &["cpu_s", "terminal_s", "image_s", "count_s"]);
+    drop_columns(&plies_path, &["rss_bytes", "peak_rss_bytes", "terminal_s", "image_s", "count_s", "gc_s"]);
     let upgraded = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
     assert!(upgraded.status.success(), "{}", String::from_utf8_lossy(&upgraded.stderr));
     assert!(String::from_utf8_lossy(&upgraded.stdout).contains("0 runs ran"));
     let after: Vec<RunRow> = read_rows(&runs_path).unwrap();
     assert_eq!(after.len(), runs.len());
     for (a, r) in after.iter().zip(&runs) {
-        assert_eq!(a.cpu_s, None, "{}", a.run);
-        assert_eq!(RunRow { cpu_s: r.cpu_s, ..a.clone() }, *r);
+        assert_eq!((a.cpu_s, a.terminal_s, a.image_s, a.count_s), (None, None, None, None), "{}", a.run);
+        let restored =
+            RunRow { cpu_s: r.cpu_s, terminal_s: r.terminal_s, image_s: r.image_s, count_s: r.count_s, ..a.clone() };
+        assert_eq!(restored, *r);
     }
     let after: Vec<PlyRow> = read_rows(&plies_path).unwrap();
     assert_eq!(after.len(), plies.len());
     for (a, p) in after.iter().zip(&plies) {
-        assert_eq!((a.rss_bytes, a.peak_rss_bytes), (None, None), "{} ply {}", a.run, a.ply);
-        assert_eq!(PlyRow { rss_bytes: p.rss_bytes, peak_rss_bytes: p.peak_rss_bytes, ..a.clone() }, *p);
+        let memory = [a.rss_bytes, a.peak_rss_bytes].map(|b| b.map(|b| b as f64));
+        let added = [memory[0], memory[1], a.terminal_s, a.image_s, a.count_s, a.gc_s];
+        assert_eq!(added, [None; 6], "{} ply {}", a.run, a.ply);
+        let restored = PlyRow {
+            rss_bytes: p.rss_bytes,
+            peak_rss_bytes: p.peak_rss_bytes,
+            terminal_s: p.terminal_s,
+            image_s: p.image_s,
+            count_s: p.count_s,
+            gc_s: p.gc_s,
+            ..a.clone()
+        };
+        assert_eq!(restored, *p);
     }
 }
 
@@ -424,8 +450,19 @@ fn runs_with_checkpoints_resume_inside_a_run() {
     let rows = |d: &Path| -> Vec<RunRow> {
         let mut rows: Vec<RunRow> = read_rows(&d.join("runs.csv")).unwrap();
         rows.sort_by(|a, b| a.run.cmp(&b.run));
-        let clear =
-            |r: RunRow| RunRow { time_s: 0.0, cpu_s: None, gc_share: 0.0, peak_rss_bytes: 0, peak_nodes: 0, ..r };
+        // Every ply of a resumed run has its phases, whichever process did it.
+        assert!(rows.iter().all(|r| r.image_s.is_some() && r.terminal_s.is_some() && r.count_s.is_some()));
+        let clear = |r: RunRow| RunRow {
+            time_s: 0.0,
+            cpu_s: None,
+            gc_share: 0.0,
+            peak_rss_bytes: 0,
+            peak_nodes: 0,
+            terminal_s: None,
+            image_s: None,
+            count_s: None,
+            ..r
+        };
         rows.into_iter().map(clear).collect()
     };
     let mut took_up = 0;

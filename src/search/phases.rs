@@ -1,0 +1,85 @@
+//! Where a ply's time goes: its wall time split by phase, each phase without
+//! the garbage collections run inside it (those are counted apart, as `gc_s`).
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::encoding::StateSpace;
+
+/// Seconds of one ply, or of a whole pass, by phase.
+///
+/// Invariant: the phases of a ply add up to at most its `time_s`; the rest is
+/// bookkeeping (in a solve: sorting states into won, drawn and lost with
+/// `split` and `or`, and saving checkpoints).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Phases {
+    /// Removing (count) or splitting off (solve) the terminal states, where
+    /// the player who just moved has four in a row.
+    pub terminal_s: f64,
+    /// Images (forward pass) and pre-images (retrograde pass), the joins of
+    /// their parts included.
+    pub image_s: f64,
+    /// Counting the positions and BDD nodes of the ply's sets.
+    pub count_s: f64,
+    /// Garbage collection.
+    pub gc_s: f64,
+}
+
+/// A phase of [`Phases`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Terminal,
+    Image,
+    Count,
+    Gc,
+}
+
+impl Phases {
+    /// Run `f` on `space`, adding its wall time, less the collections it ran,
+    /// to `phase`, and those collections to `gc_s`.
+    pub fn time<T>(&mut self, space: &mut StateSpace, phase: Phase, f: impl FnOnce(&mut StateSpace) -> T) -> T {
+        let (start, gc_before) = (Instant::now(), space.manager.gc_time());
+        let r = f(space);
+        let gc = (space.manager.gc_time() - gc_before).as_secs_f64();
+        let rest = (start.elapsed().as_secs_f64() - gc).max(0.0);
+        self.gc_s += gc;
+        *match phase {
+            Phase::Terminal => &mut self.terminal_s,
+            Phase::Image => &mut self.image_s,
+            Phase::Count => &mut self.count_s,
+            Phase::Gc => &mut self.gc_s,
+        } += rest;
+        r
+    }
+
+    /// The phases of both, added.
+    pub fn plus(self, o: Phases) -> Phases {
+        Phases {
+            terminal_s: self.terminal_s + o.terminal_s,
+            image_s: self.image_s + o.image_s,
+            count_s: self.count_s + o.count_s,
+            gc_s: self.gc_s + o.gc_s,
+        }
+    }
+
+    /// The sum of the phases of all `plies`, or `None` if one has none (a
+    /// record written before phases were kept).
+    pub fn total(plies: impl IntoIterator<Item = Option<Phases>>) -> Option<Phases> {
+        plies.into_iter().try_fold(Phases::default(), |sum, p| p.map(|p| sum.plus(p)))
+    }
+
+    /// One line of shares of `time_s`, e.g. `image 45.1%, terminal 30.2%, ...`.
+    pub fn shares(&self, time_s: f64) -> String {
+        let pct = |s: f64| if time_s > 0.0 { s / time_s * 100.0 } else { 0.0 };
+        let other = (time_s - self.terminal_s - self.image_s - self.count_s - self.gc_s).max(0.0);
+        format!(
+            "image {:.1}%, terminal states {:.1}%, counting {:.1}%, GC {:.1}%, other {:.1}%",
+            pct(self.image_s),
+            pct(self.terminal_s),
+            pct(self.count_s),
+            pct(self.gc_s),
+            pct(other)
+        )
+    }
+}
