@@ -172,6 +172,9 @@ pub fn solve_resumable(
     for i in (0..lowest_solved).rev() {
         let ply_start = Instant::now();
         let mut phases = Phases::default();
+        // What the ply before left behind (only pinned sets survive), collected
+        // under the GC policy as part of this ply.
+        phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
         let frame = rules.frame_of(i);
         let states = layers[i as usize];
         let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
@@ -242,7 +245,6 @@ pub fn solve_resumable(
             }
         }
         next = Some((win, draw, lost));
-        m.maybe_gc(&[]);
     }
     let (win0, draw0, _) = next.expect("ply 0 was solved");
     let value = if win0 != Bdd::FALSE {
