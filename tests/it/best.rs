@@ -89,3 +89,46 @@ fn alpha_beta_equals_minimax_on_5x4_and_the_table_saves_work() {
     assert_eq!(probed.move_values(&empty), without);
     assert!(probed.nodes * 3 < plain.nodes, "probes cut the search: {} vs {}", probed.nodes, plain.nodes);
 }
+
+/// Every board solved in the committed results archive (the `value` of each
+/// solve run in `results/*/*/runs.csv`) has the value that alpha-beta search
+/// finds from the empty board, with no BDD involved: an independent check of
+/// the boards too large for the explicit solver. Boards up to `max_cells`
+/// cells (alpha-beta needs about two minutes for 8x4 here, hours beyond).
+#[test]
+#[ignore = "minutes of alpha-beta search over the archived solves; run with --ignored"]
+fn archived_solve_values_match_alpha_beta() {
+    use c4bdd::experiment::record::{read_rows, RunRow};
+    use c4bdd::game::Position;
+    use std::collections::{BTreeMap, BTreeSet};
+    let max_cells = 32;
+    let mut values: BTreeMap<(u8, u8), BTreeSet<String>> = BTreeMap::new();
+    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    for experiment in std::fs::read_dir(&results).unwrap() {
+        for sweep in std::fs::read_dir(experiment.unwrap().path()).unwrap() {
+            let runs = sweep.unwrap().path().join("runs.csv");
+            if !runs.exists() {
+                continue;
+            }
+            for r in read_rows::<RunRow>(&runs).unwrap() {
+                if r.pass == "solve" && r.status == "ok" {
+                    let value = r.value.unwrap_or_else(|| panic!("{}: a finished solve without a value", r.run));
+                    values.entry((r.width, r.height)).or_default().insert(value);
+                }
+            }
+        }
+    }
+    let checked: Vec<_> = values.iter().filter(|((w, h), _)| (*w as u32) * (*h as u32) <= max_cells).collect();
+    assert!(checked.len() >= 10, "only {} solved boards in the archive", checked.len());
+    for (&(w, h), found) in checked {
+        let size = BoardSize::new(w.into(), h.into()).unwrap();
+        assert_eq!(found.len(), 1, "{size}: the archive's runs disagree: {found:?}");
+        let mut search = Search::new(size, 24, None);
+        let want = match sign(search.value(&Position::empty(size))) {
+            Outcome::Win => "first-player-wins",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "second-player-wins",
+        };
+        assert_eq!(found.first().unwrap(), want, "{size}: archived solve against alpha-beta");
+    }
+}
