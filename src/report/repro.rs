@@ -177,7 +177,12 @@ against an explicit solver on small boards), and `c4bdd best` finds the fastest 
         if solve76.is_some() { "7x6 solved" } else { "not run" }
     );
 
-    let _ = writeln!(s, "## Boards we solved\n\nCommand: `c4bdd sweep experiments/solve.toml`.\n");
+    let _ = writeln!(
+        s,
+        "## Boards we solved\n\nCommands: `c4bdd sweep experiments/solve.toml` (and `solve_6x6.toml`, `solve_beyond.toml` for \
+boards the paper did not solve). Each value up to 32 cells is checked against alpha-beta search from the empty \
+board, without BDDs (`cargo test --release -- --ignored`).\n"
+    );
     if solved.is_empty() {
         s += "None yet.\n";
     } else {
