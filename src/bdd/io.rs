@@ -183,6 +183,14 @@ impl Manager {
     /// Read BDDs written by [`Manager::save_to`] into this manager. The
     /// manager must have the same number of variables and the same order.
     pub fn load_from(&mut self, input: impl Read) -> std::result::Result<Vec<Bdd>, LoadError> {
+        self.load_with_room(input, 1 << 20)
+    }
+
+    /// [`Manager::load_from`], first making room in the node table for as
+    /// many of the file's nodes as it says it holds, but at most `room` (a
+    /// bound the caller knows, such as the file's length over 12 bytes, so
+    /// that a damaged count cannot reserve memory before it is found out).
+    fn load_with_room(&mut self, input: impl Read, room: u64) -> std::result::Result<Vec<Bdd>, LoadError> {
         let mut r = Crc { inner: input, hasher: crc32fast::Hasher::new() };
         let bad = |s: String| Err(LoadError::Bad(s));
         let mut magic = [0u8; 8];
@@ -212,6 +220,9 @@ impl Manager {
         // Local index -> (manager node, level); the terminals first.
         let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
         map.reserve(count.min(1 << 24) as usize);
+        // Room for the file's nodes at once (fewer if some exist already), so
+        // that the buckets do not grow, relinking every node, while they load.
+        self.table.reserve(count.min(room).min(self.table.max_nodes() as u64) as usize);
         let mut buf = [0u8; 12];
         for k in 0..count {
             r.read_exact(&mut buf)?;
@@ -271,8 +282,11 @@ impl Manager {
 
     /// Load BDDs saved by [`Manager::save`]; errors name the file.
     pub fn load(&mut self, path: &Path) -> Result<Vec<Bdd>> {
-        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-        match self.load_from(BufReader::with_capacity(1 << 20, file)) {
+        let io_err = |source| Error::Io { path: path.to_path_buf(), source };
+        let file = File::open(path).map_err(io_err)?;
+        // Each node takes 12 bytes of the file.
+        let room = file.metadata().map_err(io_err)?.len() / 12;
+        match self.load_with_room(BufReader::with_capacity(1 << 20, file), room) {
             Ok(roots) => Ok(roots),
             Err(LoadError::Io(source)) => Err(Error::Io { path: path.to_path_buf(), source }),
             Err(LoadError::Bad(reason)) => Err(Error::BadFile { path: path.to_path_buf(), reason }),

@@ -167,7 +167,7 @@ impl Manager {
         op: impl Fn(&super::par::Shared) -> std::result::Result<T, Full> + Sync,
     ) -> std::result::Result<T, Full> {
         loop {
-            self.table.reserve_parallel(self.config.parallel_spare);
+            self.table.reserve(self.config.parallel_spare);
             let started = std::time::Instant::now();
             let live_before = self.table.live();
             let pool = self.pool.take().expect("a pool when threads > 1");

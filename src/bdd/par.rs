@@ -98,7 +98,7 @@ pub(crate) struct Outcome {
 
 impl<'a> Shared<'a> {
     /// Share `m`'s tables among `threads` threads. The table must have been
-    /// reserved (`NodeTable::reserve_parallel`).
+    /// reserved (`NodeTable::reserve`).
     pub(crate) fn new(m: &'a mut Manager, threads: usize) -> Shared<'a> {
         let parts = m.table.parallel_parts();
         let cache = &mut m.cache;

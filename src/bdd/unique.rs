@@ -236,11 +236,13 @@ impl NodeTable {
         false
     }
 
-    /// Make room for a parallel operation: capacity for at least a quarter of
+    /// Make room for `spare` more nodes: capacity for at least a quarter of
     /// the slots more and at least `spare` slots (growing as a full arena does,
     /// within the node limit) and buckets for every slot of that capacity, so
-    /// that neither has to grow while threads insert.
-    pub fn reserve_parallel(&mut self, spare: usize) {
+    /// that neither has to grow while they are added: before a parallel
+    /// operation (its threads cannot grow the table) and before a file's nodes
+    /// are loaded (each growth of the buckets relinks every node).
+    pub fn reserve(&mut self, spare: usize) {
         let len = self.nodes.len();
         if self.nodes.capacity() - len < (len / 4).max(spare) {
             let target = grown_capacity(len, std::mem::size_of::<Node>()).max(len + spare);
