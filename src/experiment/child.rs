@@ -33,12 +33,19 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     cmd.arg("worker").arg("--run").arg(serde_json::to_string(run)?);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
     // The parent-death signal fires when the spawning *thread* ends; this
     // function blocks until the child is reaped, so that is never earlier.
+    // A parent that died before the signal was asked for sends none: then
+    // the child stops before it runs anything.
     // SAFETY: only async-signal-safe system calls run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
             if let Some(bytes) = memory {
                 let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
                 libc::setrlimit(libc::RLIMIT_AS, &limit);

@@ -14,7 +14,7 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -114,13 +114,22 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     .collect())
 }
 
+/// How long a sweep waits for the lock of its directory before it gives up.
+/// A sweep killed a moment ago can still hold it: a worker it was starting
+/// holds a copy of the descriptor until that worker's program is loaded.
+const LOCK_WAIT: Duration = Duration::from_secs(2);
+
 /// Hold the exclusive lock of a sweep directory, or fail naming it.
 fn lock(dir: &Path) -> Result<File> {
     let path = dir.join("sweep.lock");
     let file = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+    let start = Instant::now();
     // SAFETY: flock on a descriptor this function owns; the lock ends with the file.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        anyhow::bail!("{} is being written by another sweep", dir.display());
+    while unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if start.elapsed() > LOCK_WAIT {
+            anyhow::bail!("{} is being written by another sweep", dir.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
     Ok(file)
 }

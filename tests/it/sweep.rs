@@ -176,19 +176,22 @@ fn kill_9_and_resume_gives_the_uninterrupted_rows() {
     let dir = tempfile::tempdir().unwrap();
     let spec = write_spec(dir.path(), "resume", RESUME_SPEC);
     let reference = dir.path().join("reference");
-    let started = std::time::Instant::now();
     assert!(sweep(&spec, &reference, &[]).status.success());
-    let full_ms = started.elapsed().as_millis() as u64;
-    // Kill points spread over the sweep, wherever the machine's speed puts them.
-    for (i, delay_ms) in [full_ms / 20, full_ms / 5, full_ms * 2 / 5, full_ms * 3 / 5].into_iter().enumerate() {
+    let lines = |d: &Path, file: &str| std::fs::read_to_string(d.join(file)).map_or(0, |t| t.lines().count());
+    let total = lines(&reference, "plies.csv");
+    // Kill points spread over the sweep by its progress (ply rows written,
+    // whatever the machine's speed), each wherever the poll finds it.
+    for (i, (num, den)) in [(1, 20), (1, 5), (2, 5), (3, 5)].into_iter().enumerate() {
+        let at = total * num / den;
         let out = dir.path().join(format!("killed{i}"));
-        kill_sweep_after(&spec, &out, delay_ms);
-        let finished = std::fs::read_to_string(out.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
-        assert!(finished < stable_runs(&reference).len(), "the kill at {delay_ms} ms came after the sweep ended");
+        let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+        crate::common::kill_when(&args, || lines(&out, "plies.csv") >= at, 120.0);
+        let finished = lines(&out, "runs.csv").saturating_sub(1);
+        assert!(finished < stable_runs(&reference).len(), "the kill at {at} ply rows came after the sweep ended");
         let resumed = sweep(&spec, &out, &[]);
         assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-        assert_eq!(stable_runs(&out), stable_runs(&reference), "runs after a kill at {delay_ms} ms");
-        assert_eq!(stable_plies(&out), stable_plies(&reference), "plies after a kill at {delay_ms} ms");
+        assert_eq!(stable_runs(&out), stable_runs(&reference), "runs after a kill at {at} ply rows");
+        assert_eq!(stable_plies(&out), stable_plies(&reference), "plies after a kill at {at} ply rows");
     }
 }
 
