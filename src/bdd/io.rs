@@ -217,12 +217,13 @@ impl Manager {
             return bad(format!("node count {count} is out of range"));
         }
         let root_count = read_u32(&mut r)?;
-        // Local index -> (manager node, level); the terminals first.
-        let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
-        map.reserve(count.min(1 << 24) as usize);
         // Room for the file's nodes at once (fewer if some exist already), so
         // that the buckets do not grow, relinking every node, while they load.
-        self.table.reserve(count.min(room).min(self.table.max_nodes() as u64) as usize);
+        let expected = count.min(room).min(self.table.max_nodes() as u64) as usize;
+        self.table.reserve(expected);
+        // Local index -> (manager node, level); the terminals first.
+        let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
+        map.reserve(expected);
         let mut buf = [0u8; 12];
         for k in 0..count {
             r.read_exact(&mut buf)?;

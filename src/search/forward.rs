@@ -381,13 +381,7 @@ pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -
 }
 
 /// [`step`], adding the time of its phases to `phases`.
-pub fn step_timed(
-    space: &mut StateSpace,
-    rules: &Transition,
-    ply: u32,
-    states: Bdd,
-    phases: &mut Phases,
-) -> Result<Bdd> {
+fn step_timed(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd, phases: &mut Phases) -> Result<Bdd> {
     let mut alive = states;
     for &t in &rules.terminal[ply as usize % 2] {
         alive = phases.time(space, Phase::Terminal, |s| with_retry(&mut s.manager, &[alive], |m| m.diff(alive, t)))?;

@@ -13,8 +13,8 @@ pub mod solve_checkpoint;
 pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
 pub use forward::{
-    forward, forward_from, forward_with, step, step_timed, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord,
-    Resume, TerminalStrategy, Transition,
+    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
+    TerminalStrategy, Transition,
 };
 pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
