@@ -57,7 +57,7 @@ impl Manager {
         self.not(x)
     }
 
-    /// `if f then g else h`.
+    /// `if f then g else h`, as `(f ∧ g) ∨ (h ∧ ¬f)`.
     pub fn ite(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<Bdd> {
         let r = self.ite_rec(f.0, g.0, h.0);
         self.lift(r)
@@ -233,17 +233,10 @@ impl Manager {
             (_, 1) => return self.apply_rec(Op::Imp, f, g),
             _ => {}
         }
-        if let Some(r) = self.cached(Op::Ite, f, g, h) {
-            return Ok(r);
-        }
-        let level = self.level(f).min(self.level(g)).min(self.level(h));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (h0, h1) = self.cofactors(h, level);
-        let low = self.ite_rec(f0, g0, h0)?;
-        let high = self.ite_rec(f1, g1, h1)?;
-        let r = self.mk(level, low, high)?;
-        self.cache.put(Op::Ite, f, g, h, r);
-        Ok(r)
+        // The general case by three binary operations, each cached (a cache
+        // entry holds two node operands).
+        let then = self.apply_rec(Op::And, f, g)?;
+        let other = self.apply_rec(Op::Diff, h, f)?;
+        self.apply_rec(Op::Or, then, other)
     }
 }

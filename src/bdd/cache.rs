@@ -1,8 +1,11 @@
 //! Computed cache: direct-mapped and lossy, keyed by `(op, a, b, c)`.
 //!
-//! An entry's `op` word holds the operation's tag in its low 8 bits and, in
-//! its upper 24 bits, a version the parallel operations use to detect torn
-//! reads (see `par.rs`).
+//! An entry is 16 bytes, aligned to 16, so that four fill a cache line and
+//! none straddles two, and the parallel operations read and write it with one
+//! 16-byte atomic access (see `par.rs`). Its `key` word holds the operation's
+//! tag in its low 8 bits and the third operand `c` in its upper 24 bits: `c`
+//! is never a node (a variable set, pairing or 0), and a step whose `c` does
+//! not fit is not cached.
 //!
 //! Invariants: the length is a power of two; an entry with tag 0 is empty;
 //! every node index stored in a non-empty entry (operands marked as nodes by
@@ -22,7 +25,6 @@ pub enum Op {
     Xor,
     Diff,
     Imp,
-    Ite,
     Exists,
     Forall,
     AndExists,
@@ -38,14 +40,13 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in tag order.
-    pub const ALL: [Op; 16] = [
+    pub const ALL: [Op; 15] = [
         Op::Not,
         Op::And,
         Op::Or,
         Op::Xor,
         Op::Diff,
         Op::Imp,
-        Op::Ite,
         Op::Exists,
         Op::Forall,
         Op::AndExists,
@@ -75,7 +76,6 @@ impl Op {
             Op::Xor => "xor",
             Op::Diff => "diff",
             Op::Imp => "imp",
-            Op::Ite => "ite",
             Op::Exists => "exists",
             Op::Forall => "forall",
             Op::AndExists => "and_exists",
@@ -88,27 +88,62 @@ impl Op {
         }
     }
 
-    /// Which of the operands `(b, c)` hold node indices (operand `a` always
-    /// does). The others hold variable-set or renaming identifiers, or 0.
-    fn node_operands(self) -> (bool, bool) {
-        match self {
-            Op::Not | Op::Exists | Op::Forall | Op::Rename => (false, false),
-            Op::AndExists => (true, false),
-            Op::Ite => (true, true),
-            _ => (true, false),
-        }
+    /// Whether operand `b` holds a node index (operand `a` always does, `c`
+    /// never). Otherwise it holds a variable-set or renaming identifier, or 0.
+    fn b_is_node(self) -> bool {
+        !matches!(self, Op::Not | Op::Exists | Op::Forall | Op::Rename)
     }
 }
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
+/// One cache entry: 16 bytes, aligned so that it never straddles a cache line.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
 pub(crate) struct Entry {
-    op: u32,
-    a: u32,
-    b: u32,
-    c: u32,
-    result: u32,
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) result: u32,
+    /// The operation's tag (low 8 bits) and the operand `c` (upper 24 bits).
+    pub(crate) key: u32,
 }
+
+impl Entry {
+    /// The entry for `op(a, b, c) = result`, or `None` when `c` does not fit.
+    #[inline(always)]
+    pub(crate) fn new(op: Op, a: u32, b: u32, c: u32, result: u32) -> Option<Entry> {
+        (c <= MAX_C).then_some(Entry { a, b, result, key: op as u32 | c << 8 })
+    }
+
+    /// The result, when this entry holds `op(a, b, c)`.
+    #[inline(always)]
+    pub(crate) fn result_of(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
+        (self.key == (op as u32 | c << 8) && self.a == a && self.b == b && c <= MAX_C).then_some(self.result)
+    }
+
+    /// The entry as one 128-bit word (`a` in the low 32 bits), for atomic access.
+    #[inline(always)]
+    pub(crate) fn to_bits(self) -> u128 {
+        self.a as u128 | (self.b as u128) << 32 | (self.result as u128) << 64 | (self.key as u128) << 96
+    }
+
+    #[inline(always)]
+    pub(crate) fn from_bits(v: u128) -> Entry {
+        Entry { a: v as u32, b: (v >> 32) as u32, result: (v >> 64) as u32, key: (v >> 96) as u32 }
+    }
+
+    #[inline(always)]
+    fn tag(&self) -> u32 {
+        self.key & TAG_MASK
+    }
+
+    /// The entry's slot among `2^(64 - shift)` (the entry must not be empty).
+    #[inline(always)]
+    fn slot(&self, shift: u32) -> usize {
+        slot(self.tag(), self.a, self.b, self.key >> 8, shift)
+    }
+}
+
+/// The largest operand `c` an entry holds (24 bits).
+pub(crate) const MAX_C: u32 = (1 << 24) - 1;
 
 pub(crate) struct Cache {
     pub(crate) entries: Vec<Entry>,
@@ -142,14 +177,14 @@ impl Cache {
 
     #[inline]
     pub fn get(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        let e = &self.entries[slot(op as u32, a, b, c, self.shift)];
-        (e.op & TAG_MASK == op as u32 && e.a == a && e.b == b && e.c == c).then_some(e.result)
+        self.entries[slot(op as u32, a, b, c, self.shift)].result_of(op, a, b, c)
     }
 
     #[inline]
     pub fn put(&mut self, op: Op, a: u32, b: u32, c: u32, result: u32) {
-        let i = slot(op as u32, a, b, c, self.shift);
-        self.entries[i] = Entry { op: op as u32, a, b, c, result };
+        if let Some(e) = Entry::new(op, a, b, c, result) {
+            self.entries[slot(op as u32, a, b, c, self.shift)] = e;
+        }
     }
 
     /// Grow to `len` entries (a power of two), keeping what still fits.
@@ -169,16 +204,16 @@ impl Cache {
             self.shift -= 1;
             for i in (0..old_len).rev() {
                 let e = std::mem::take(&mut self.entries[i]);
-                if e.op & TAG_MASK != 0 {
-                    self.entries[slot(e.op & TAG_MASK, e.a, e.b, e.c, self.shift)] = e;
+                if e.tag() != 0 {
+                    self.entries[e.slot(self.shift)] = e;
                 }
             }
             return;
         }
         let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
         self.shift = 64 - len.trailing_zeros();
-        for e in old.into_iter().filter(|e| e.op & TAG_MASK != 0) {
-            self.entries[slot(e.op & TAG_MASK, e.a, e.b, e.c, self.shift)] = e;
+        for e in old.into_iter().filter(|e| e.tag() != 0) {
+            self.entries[e.slot(self.shift)] = e;
         }
     }
 
@@ -188,11 +223,11 @@ impl Cache {
     pub fn retain_live(&mut self, live: impl Fn(u32) -> bool + Sync, parallel: bool) -> usize {
         let retain = |chunk: &mut [Entry]| -> usize {
             let mut kept = 0;
-            for e in chunk.iter_mut().filter(|e| e.op & TAG_MASK != 0) {
+            for e in chunk.iter_mut().filter(|e| e.tag() != 0) {
                 if Self::entry_live(e, &live) {
                     kept += 1;
                 } else {
-                    e.op = 0;
+                    e.key = 0;
                 }
             }
             kept
@@ -211,11 +246,39 @@ impl Cache {
 
     /// Index of the first entry that mentions a node for which `live` is false.
     pub fn first_stale(&self, live: impl Fn(u32) -> bool) -> Option<usize> {
-        self.entries.iter().position(|e| e.op & TAG_MASK != 0 && !Self::entry_live(e, &live))
+        self.entries.iter().position(|e| e.tag() != 0 && !Self::entry_live(e, &live))
     }
 
     fn entry_live(e: &Entry, live: &impl Fn(u32) -> bool) -> bool {
-        let (b_node, c_node) = Op::ALL[(e.op & TAG_MASK) as usize - 1].node_operands();
-        live(e.a) && live(e.result) && (!b_node || live(e.b)) && (!c_node || live(e.c))
+        let b_node = Op::ALL[e.tag() as usize - 1].b_is_node();
+        live(e.a) && live(e.result) && (!b_node || live(e.b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cache, Entry, Op, MAX_C};
+
+    #[test]
+    fn an_entry_is_sixteen_aligned_bytes_and_one_word() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::align_of::<Entry>(), 16);
+        let e = Entry::new(Op::Image, 7, 0xffff_fffe, MAX_C, 42).unwrap();
+        assert_eq!(Entry::from_bits(e.to_bits()), e);
+        assert_eq!(e.result_of(Op::Image, 7, 0xffff_fffe, MAX_C), Some(42));
+        assert_eq!(e.result_of(Op::Preimage, 7, 0xffff_fffe, MAX_C), None);
+        assert_eq!(e.result_of(Op::Image, 7, 0xffff_fffe, MAX_C - 1), None);
+    }
+
+    #[test]
+    fn a_third_operand_beyond_24_bits_is_never_cached_nor_aliased() {
+        let mut cache = Cache::new(256);
+        assert!(Entry::new(Op::AndExists, 2, 3, MAX_C + 1, 5).is_none());
+        cache.put(Op::AndExists, 2, 3, MAX_C + 1, 5);
+        assert_eq!(cache.get(Op::AndExists, 2, 3, MAX_C + 1), None);
+        // c = 2^24 would wrap to 0 in the key word: no entry answers for it.
+        cache.put(Op::AndExists, 2, 3, 0, 9);
+        assert_eq!(cache.get(Op::AndExists, 2, 3, 0), Some(9));
+        assert_eq!(cache.get(Op::AndExists, 2, 3, MAX_C + 1), None);
     }
 }

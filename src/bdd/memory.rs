@@ -117,16 +117,16 @@ mod tests {
         let config = Config { initial_nodes: 1 << 10, cache_ratio: 1, max_cache_entries: 1 << 26, ..Config::default() };
         // 1000 nodes: 1002 slots fit the arena's first 1026 (the 1024 asked
         // for and the two terminals): 1026 buckets and 1024 cache entries.
-        assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1026 * 4 + 1024 * 20);
+        assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1026 * 4 + 1024 * 16);
         // Half as many cache entries with two slots per entry.
         let halved = Config { cache_ratio: 2, ..config.clone() };
-        assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 20);
+        assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 16);
         // 100 M nodes: the arena doubles from 1026 slots to 1026 * 2^16 =
         // 67,239,936 (past 1 GiB of 16-byte nodes), then grows by a quarter:
         // 84,049,920, then 105,062,400 slots, as many buckets; the cache
         // stops at its configured size.
         let big = 100_000_000;
-        assert_eq!(model_bytes(big, &config), big * 16 + 105_062_400 * 4 + (1 << 26) * 20);
+        assert_eq!(model_bytes(big, &config), big * 16 + 105_062_400 * 4 + (1 << 26) * 16);
     }
 
     #[test]

@@ -11,10 +11,11 @@
 //!   bucket heads with acquire, so a node's fields are visible to every thread
 //!   that finds it, and a published node is never written again. When two
 //!   threads insert the same node, the loser frees its slot.
-//! - Computed-cache entries are written under a per-entry lock (the `op` word
-//!   set to `LOCKED`) and read optimistically, as a sequence lock: the `op`
-//!   word, whose upper 24 bits count the entry's writes, is read before and
-//!   after the fields, and a read that overlapped a write is a miss.
+//! - A computed-cache entry (16 bytes, aligned) is read and written with one
+//!   16-byte atomic access (`portable_atomic::AtomicU128`: a plain vector load
+//!   or store on x86-64 processors with AVX, which Intel and AMD guarantee to
+//!   be atomic), release on write and acquire on read: a read sees one whole
+//!   entry, never parts of two writes, and the nodes its result names.
 //! - The arena's capacity and the bucket array do not change during the
 //!   operation. When the reserved slots run out the operation fails with
 //!   `Full`; the manager reserves more and runs it again (the results already
@@ -24,9 +25,11 @@
 //! the nodes the sequential operations give: the table is canonical.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{fence, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
-use super::cache::{slot, Op, TAG_MASK};
+use portable_atomic::AtomicU128;
+
+use super::cache::{slot, Entry, Op};
 use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
 use super::node::{known_node, Node, FREE_LEVEL};
@@ -37,8 +40,6 @@ use super::unique::{bucket_of, hash, Full};
 pub(crate) const SPAWN_DEPTH: u32 = 8;
 /// Slots a thread claims at once.
 const BATCH: usize = 64;
-/// The `op` word of a cache entry being written.
-const LOCKED: u32 = u32::MAX;
 
 /// Per-thread state: statistics and the slots this thread has claimed.
 #[repr(align(128))]
@@ -70,7 +71,7 @@ pub(crate) struct Shared<'a> {
     next_word: AtomicUsize,
     free_words: usize,
     buckets: &'a [AtomicU32],
-    cache: *const [AtomicU32; 5],
+    cache: *const AtomicU128,
     cache_shift: u32,
     pairings: &'a [PairingData],
     locals: Vec<UnsafeCell<Local>>,
@@ -112,7 +113,8 @@ impl<'a> Shared<'a> {
             // SAFETY: AtomicU32 has the size and alignment of u32; the buckets
             // are only accessed through this view until the operation ends.
             buckets: unsafe { std::slice::from_raw_parts(parts.buckets as *const AtomicU32, parts.bucket_len) },
-            cache: cache.entries.as_mut_ptr() as *const [AtomicU32; 5],
+            // AtomicU128 has the size (16) and alignment (16) of an Entry.
+            cache: cache.entries.as_mut_ptr() as *const AtomicU128,
             cache_shift: cache.shift,
             pairings: &m.pairings,
             locals: (0..threads).map(|_| UnsafeCell::new(Local::default())).collect(),
@@ -271,10 +273,10 @@ impl<'a> Shared<'a> {
     }
 
     #[inline(always)]
-    fn entry(&self, tag: u32, a: u32, b: u32, c: u32) -> &[AtomicU32; 5] {
+    fn entry(&self, op: Op, a: u32, b: u32, c: u32) -> &AtomicU128 {
         // SAFETY: `slot` is below the cache's length; entries are accessed
         // only atomically during the operation.
-        unsafe { &*self.cache.add(slot(tag, a, b, c, self.cache_shift)) }
+        unsafe { &*self.cache.add(slot(op as u32, a, b, c, self.cache_shift)) }
     }
 
     /// Count a step of `op` and look it up in the cache.
@@ -292,40 +294,14 @@ impl<'a> Shared<'a> {
     /// The cached result of `op(a, b, c)`, if any.
     #[inline]
     fn lookup(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        let tag = op as u32;
-        let e = self.entry(tag, a, b, c);
-        let word = e[0].load(Ordering::Acquire);
-        if word & TAG_MASK != tag || word == LOCKED {
-            return None;
-        }
-        let (ea, eb, ec, r) = (
-            e[1].load(Ordering::Relaxed),
-            e[2].load(Ordering::Relaxed),
-            e[3].load(Ordering::Relaxed),
-            e[4].load(Ordering::Relaxed),
-        );
-        fence(Ordering::Acquire);
-        if e[0].load(Ordering::Relaxed) != word || (ea, eb, ec) != (a, b, c) {
-            return None;
-        }
-        Some(r)
+        Entry::from_bits(self.entry(op, a, b, c).load(Ordering::Acquire)).result_of(op, a, b, c)
     }
 
     #[inline]
     fn put(&self, op: Op, a: u32, b: u32, c: u32, r: u32) {
-        let tag = op as u32;
-        let e = self.entry(tag, a, b, c);
-        let word = e[0].load(Ordering::Relaxed);
-        if word == LOCKED || e[0].compare_exchange(word, LOCKED, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return; // another thread is writing this entry: the cache is lossy
+        if let Some(e) = Entry::new(op, a, b, c, r) {
+            self.entry(op, a, b, c).store(e.to_bits(), Ordering::Release);
         }
-        fence(Ordering::Release);
-        e[1].store(a, Ordering::Relaxed);
-        e[2].store(b, Ordering::Relaxed);
-        e[3].store(c, Ordering::Relaxed);
-        e[4].store(r, Ordering::Relaxed);
-        let version = ((word >> 8).wrapping_add(1) & 0xff_ffff) << 8;
-        e[0].store(version | tag, Ordering::Release);
     }
 
     /// Both halves of a step, in parallel near the top of the recursion.
