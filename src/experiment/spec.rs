@@ -17,6 +17,8 @@
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or monolithic, columns)
 //! threads = [1, 2]            # threads of the BDD operations; default 1
+//! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
+//! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -118,6 +120,12 @@ pub struct Grid {
     /// Threads of the BDD operations (runs still run one at a time).
     #[serde(default = "default_threads")]
     pub threads: Vec<usize>,
+    /// Node slots per computed-cache entry, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub cache_ratio: Vec<usize>,
+    /// GC growth factors, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub gc_growth: Vec<f64>,
 }
 
 fn default_encodings() -> Vec<EncodingKind> {
@@ -164,6 +172,33 @@ impl Default for ManagerSettings {
     }
 }
 
+impl ManagerSettings {
+    /// Check the settings (errors name the key under `at`).
+    fn check(&self, at: &str) -> Result<(), String> {
+        if self.gc_growth.is_nan() || self.gc_growth < 1.0 {
+            return Err(format!("{at}.gc_growth: {} must be at least 1", self.gc_growth));
+        }
+        if self.cache_ratio == 0 {
+            return Err(format!("{at}.cache_ratio: 0 must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// Which manager settings a run's grid sweeps as axes: those are named in
+/// its key, so that runs differing only in them are told apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Swept {
+    pub cache_ratio: bool,
+    pub gc_growth: bool,
+}
+
+impl Swept {
+    fn is_none(&self) -> bool {
+        *self == Swept::default()
+    }
+}
+
 /// One run of a sweep: everything a worker needs, and the row's identity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
@@ -179,6 +214,9 @@ pub struct RunSpec {
     pub threads: usize,
     pub limits: Limits,
     pub manager: ManagerSettings,
+    /// The manager settings its grid sweeps (part of the key).
+    #[serde(default, skip_serializing_if = "Swept::is_none")]
+    pub swept: Swept,
     /// Where the run saves its finished plies and resumes from (set by the
     /// runner when the spec asks for checkpoints; not part of the key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -187,11 +225,19 @@ pub struct RunSpec {
 
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
-    /// then `/N-threads` when the operations run on N > 1 threads.
+    /// then `/N-threads` when the operations run on N > 1 threads, then
+    /// `/cache-R` and `/gc-G` when its grid sweeps the cache ratio or the GC
+    /// growth factor.
     pub fn key(&self) -> String {
-        let threads = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
+        let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
+        if self.swept.cache_ratio {
+            extra += &format!("/cache-{}", self.manager.cache_ratio);
+        }
+        if self.swept.gc_growth {
+            extra += &format!("/gc-{}", self.manager.gc_growth);
+        }
         format!(
-            "{}x{}/{}/{}/{}/{}/{}{threads}",
+            "{}x{}/{}/{}/{}/{}/{}{extra}",
             self.width,
             self.height,
             self.encoding.name(),
@@ -305,13 +351,24 @@ impl ExperimentSpec {
         if l.max_nodes.is_some_and(|n| n < 16) {
             return Err("limits.max_nodes must be at least 16".into());
         }
-        if self.manager.gc_growth.is_nan() || self.manager.gc_growth < 1.0 {
-            return Err(format!("manager.gc_growth: {} must be at least 1", self.manager.gc_growth));
+        self.manager.check("manager")
+    }
+
+    /// The manager settings of a grid's runs: `[manager]` crossed with the
+    /// grid's own values of the settings it sweeps.
+    fn managers(&self, g: &Grid, at: &str) -> Result<Vec<(ManagerSettings, Swept)>, String> {
+        let swept = Swept { cache_ratio: !g.cache_ratio.is_empty(), gc_growth: !g.gc_growth.is_empty() };
+        let ratios = if swept.cache_ratio { g.cache_ratio.clone() } else { vec![self.manager.cache_ratio] };
+        let growths = if swept.gc_growth { g.gc_growth.clone() } else { vec![self.manager.gc_growth] };
+        let mut out = Vec::new();
+        for &cache_ratio in &ratios {
+            for &gc_growth in &growths {
+                let m = ManagerSettings { cache_ratio, gc_growth, ..self.manager.clone() };
+                m.check(at)?;
+                out.push((m, swept));
+            }
         }
-        if self.manager.cache_ratio == 0 {
-            return Err("manager.cache_ratio must be at least 1".into());
-        }
-        Ok(())
+        Ok(out)
     }
 
     /// The runs of one grid.
@@ -341,6 +398,7 @@ impl ExperimentSpec {
         if let Some(t) = g.threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
             return Err(format!("{at}.threads: {t} must be 1 to {MAX_THREADS}"));
         }
+        let managers = self.managers(g, at)?;
         let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
         if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
             return Err(format!("{at}.terminal: solve passes need whole or lines, not off or fused"));
@@ -363,19 +421,22 @@ impl ExperimentSpec {
                         for &terminal in &g.terminal {
                             for &image in &g.image {
                                 for &threads in &g.threads {
-                                    runs.push(RunSpec {
-                                        width: b.width,
-                                        height: b.height,
-                                        encoding,
-                                        order: order.clone(),
-                                        pass,
-                                        terminal,
-                                        image,
-                                        threads,
-                                        limits: self.limits.clone(),
-                                        manager: self.manager.clone(),
-                                        checkpoint: None,
-                                    });
+                                    for (manager, swept) in &managers {
+                                        runs.push(RunSpec {
+                                            width: b.width,
+                                            height: b.height,
+                                            encoding,
+                                            order: order.clone(),
+                                            pass,
+                                            terminal,
+                                            image,
+                                            threads,
+                                            limits: self.limits.clone(),
+                                            manager: manager.clone(),
+                                            swept: *swept,
+                                            checkpoint: None,
+                                        });
+                                    }
                                 }
                             }
                         }

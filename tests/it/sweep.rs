@@ -368,6 +368,44 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     assert!(err.contains("bad.toml") && err.contains("grid.threads") && err.contains('0'), "{err}");
 }
 
+/// The cache ratio and the GC growth factor are grid axes too: each value
+/// is a run named in its key and recorded in its row, every run counts the
+/// same positions, a spec without them keeps its keys, and a bad value names
+/// the grid and the key.
+#[test]
+fn manager_settings_are_grid_axes_named_in_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let body =
+        "[grid]\nboards = [\"5x4\"]\ncache_ratio = [1, 4]\n\n[[also]]\nboards = [\"4x4\"]\ngc_growth = [1.5]\n\n\
+                [[also]]\nboards = [\"4x4\"]\n\n[manager]\ncache_ratio = 2\n";
+    let out = dir.path().join("out");
+    let done = sweep(&write_spec(dir.path(), "manager_axes", body), &out, &[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let keys: Vec<(&str, u64, f64)> = rows.iter().map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth)).collect();
+    assert_eq!(
+        keys,
+        [
+            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0),
+            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0),
+            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5),
+            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0),
+        ]
+    );
+    assert!(rows.iter().all(|r| r.status == "ok"));
+    assert_eq!(rows[0].positions, rows[1].positions);
+    assert_eq!(rows[2].positions, rows[3].positions);
+    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
+    let of =
+        |run: &str| -> Vec<(u32, u128)> { plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states)).collect() };
+    assert_eq!(of(&rows[0].run), of(&rows[1].run));
+    for (bad, key) in [("cache_ratio = [0]", "grid.cache_ratio"), ("gc_growth = [0.5]", "grid.gc_growth")] {
+        let spec = write_spec(dir.path(), "bad", &format!("[grid]\nboards = [\"4x4\"]\n{bad}\n"));
+        let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+        assert!(err.contains("bad.toml") && err.contains(key), "{err}");
+    }
+}
+
 #[test]
 fn all_column_orders_expand_per_board_up_to_mirror_image() {
     let dir = tempfile::tempdir().unwrap();
