@@ -39,8 +39,8 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
 16 bytes per peak live node, the unique table's buckets (4 bytes each, one per slot of the capacity the \
 arena grows to for the peak: it doubles, then grows by a quarter from 1 GiB; before commit 033d269 the buckets \
 were a power of two at least the slots, up to twice as many, which the model no longer charges) \
-and the computed cache (20 bytes an entry, a power of two at least the slots over the cache ratio, at most \
-2^{} entries). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
+and the computed cache (16 bytes an entry, a power of two at least the slots over the cache ratio, at most \
+2^{} entries; before commit 3820172 an entry was 20 bytes, which the model no longer charges). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
 bitmap of 1 bit a slot since), the memo of \
 counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
 a counted node), that of saving a checkpoint (about 28 bytes a saved node before commit 1cf5af4, then 4 bytes a \
