@@ -33,8 +33,30 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
     let missing: Vec<String> = t1
         .iter()
         .filter(|r| r.positions.is_none())
-        .map(|r| format!("{}x{} ({})", r.width, r.height, r.status))
+        .map(|r| {
+            format!(
+                "{}x{} ({}; the paper's peak: {} M nodes)",
+                r.width,
+                r.height,
+                r.status,
+                r.paper_peak_nodes / 1_000_000
+            )
+        })
         .collect();
+    // What the largest count held, beside the missing boards' peaks.
+    let largest = archive
+        .ok_runs(|r| r.row.pass == "count" && r.row.peak_rss_bytes > 0)
+        .max_by_key(|r| r.row.peak_nodes)
+        .map(|r| {
+            format!(
+                " The largest count so far, {} ({}), held {} M peak nodes in {:.1} GB.",
+                r.board(),
+                r.row.encoding,
+                r.row.peak_nodes / 1_000_000,
+                r.row.peak_rss_bytes as f64 / 1e9
+            )
+        })
+        .unwrap_or_default();
     let _ = write!(
         s,
         "## Table 1: positions of {} boards\n\nCommand: `c4bdd sweep experiments/table1.toml` (resumable), then \
@@ -49,7 +71,7 @@ Status: {}.{}\n\n",
         } else {
             "differs"
         },
-        if missing.is_empty() { String::new() } else { format!(" Not yet counted: {}.", missing.join(", ")) }
+        if missing.is_empty() { String::new() } else { format!(" Not yet counted: {}.{largest}", missing.join(", ")) }
     );
 
     // Boards the paper took at least 100 s on: below that its fixed costs
