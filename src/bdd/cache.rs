@@ -9,7 +9,7 @@
 //!
 //! Invariants: the length is a power of two; an entry with tag 0 is empty;
 //! every node index stored in a non-empty entry (operands marked as nodes by
-//! [`Op::node_operands`], and the result) refers to a live node. The GC keeps
+//! [`Op::b_is_node`], and the result) refers to a live node. The GC keeps
 //! this true by dropping entries that mention a freed node.
 
 use rayon::prelude::*;

@@ -14,6 +14,14 @@
 /// `config.max_cache_entries`). Measured peak RSS beyond this is the free
 /// set (a bit a slot), the memo of counting and saving, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
+    model_bytes_with(peak_nodes, config, CACHE_ENTRY_BYTES)
+}
+
+/// Bytes of a computed-cache entry (20 before commit 3820172).
+pub const CACHE_ENTRY_BYTES: usize = std::mem::size_of::<super::cache::Entry>();
+
+/// [`model_bytes`] for a build whose cache entries were `entry_bytes` long.
+pub fn model_bytes_with(peak_nodes: u64, config: &super::Config, entry_bytes: usize) -> u64 {
     let slots = (peak_nodes as usize + 2).max(config.initial_nodes);
     let mut capacity = config.initial_nodes + 2;
     while capacity < slots {
@@ -23,7 +31,7 @@ pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     let cache = (slots / config.cache_ratio.max(1)).next_power_of_two().clamp(256, config.max_cache_entries.max(256));
     (peak_nodes as usize * std::mem::size_of::<super::node::Node>()
         + buckets * std::mem::size_of::<u32>()
-        + cache * std::mem::size_of::<super::cache::Entry>()) as u64
+        + cache * entry_bytes) as u64
 }
 
 /// Smallest allocation worth advising (one huge page).
@@ -109,7 +117,7 @@ pub(crate) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{grown_capacity, model_bytes};
+    use super::{grown_capacity, model_bytes, model_bytes_with};
     use crate::bdd::Config;
 
     #[test]
@@ -121,6 +129,8 @@ mod tests {
         // Half as many cache entries with two slots per entry.
         let halved = Config { cache_ratio: 2, ..config.clone() };
         assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 16);
+        // A build with 20-byte cache entries.
+        assert_eq!(model_bytes_with(1000, &config, 20), 1000 * 16 + 1026 * 4 + 1024 * 20);
         // 100 M nodes: the arena doubles from 1026 slots to 1026 * 2^16 =
         // 67,239,936 (past 1 GiB of 16-byte nodes), then grows by a quarter:
         // 84,049,920, then 105,062,400 slots, as many buckets; the cache

@@ -36,7 +36,7 @@ mod unique;
 pub use cache::Op;
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
 pub use manager::{one_thread, Config, Manager, Renaming, VarSet, MAX_THREADS};
-pub use memory::model_bytes;
+pub use memory::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;
 pub use stats::{GcReport, Stats};

@@ -68,6 +68,10 @@ pub struct RunRow {
     pub image_s: Option<f64>,
     #[serde(default)]
     pub count_s: Option<f64>,
+    /// Bytes of a computed-cache entry in the build that ran it; empty in
+    /// archives written before the column existed (20 bytes then).
+    #[serde(default)]
+    pub cache_entry_bytes: Option<u64>,
 }
 
 /// One row of `plies.csv`.
@@ -191,8 +195,17 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 8] =
-    ["cpu_s", "threads", "rss_bytes", "peak_rss_bytes", "terminal_s", "image_s", "count_s", "gc_s"];
+const ADDED_COLUMNS: [&str; 9] = [
+    "cpu_s",
+    "threads",
+    "rss_bytes",
+    "peak_rss_bytes",
+    "terminal_s",
+    "image_s",
+    "count_s",
+    "gc_s",
+    "cache_entry_bytes",
+];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
 /// of `T` have (it was written by another version of the row schema), except

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::data::{Archive, Run};
-use crate::bdd::{model_bytes, Config};
+use crate::bdd::{model_bytes_with, Config};
 
 /// The ratio of measured peak RSS to the model that the project aims to stay within.
 pub const TARGET_RATIO: f64 = 1.5;
@@ -14,10 +14,14 @@ pub const TARGET_RATIO: f64 = 1.5;
 /// process's own few megabytes dominate them.
 pub const MIN_NODES: u64 = 1_000_000;
 
-/// A run's model bytes (its recorded cache ratio, the default configuration otherwise).
+/// Bytes of a cache entry in runs that did not record it (all made before commit 3820172).
+const OLD_ENTRY_BYTES: u64 = 20;
+
+/// A run's model bytes (its recorded cache ratio and entry size, the default
+/// configuration otherwise).
 pub fn model_of(run: &Run) -> u64 {
     let config = Config { cache_ratio: run.row.cache_ratio.max(1) as usize, ..Config::default() };
-    model_bytes(run.row.peak_nodes, &config)
+    model_bytes_with(run.row.peak_nodes, &config, run.row.cache_entry_bytes.unwrap_or(OLD_ENTRY_BYTES) as usize)
 }
 
 /// `plots/memory.md`: runs with at least `min_nodes` peak nodes, largest
@@ -40,7 +44,8 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
 arena grows to for the peak: it doubles, then grows by a quarter from 1 GiB; before commit 033d269 the buckets \
 were a power of two at least the slots, up to twice as many, which the model no longer charges) \
 and the computed cache (16 bytes an entry, a power of two at least the slots over the cache ratio, at most \
-2^{} entries; before commit 3820172 an entry was 20 bytes, which the model no longer charges). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
+2^{} entries; 20 bytes in runs without the `cache_entry_bytes` column, all made before commit 3820172 but those of \
+perf/2026-11-22-vm-7f166eb23441, whose 16-byte entries are charged as 20). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
 bitmap of 1 bit a slot since), the memo of \
 counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
 a counted node), that of saving a checkpoint (about 28 bytes a saved node before commit 1cf5af4, then 4 bytes a \
