@@ -107,16 +107,22 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// The `key` word of `op` with third operand `c`, or `None` when `c` does not fit.
+    #[inline(always)]
+    fn key_of(op: Op, c: u32) -> Option<u32> {
+        (c <= MAX_C).then_some(op as u32 | c << 8)
+    }
+
     /// The entry for `op(a, b, c) = result`, or `None` when `c` does not fit.
     #[inline(always)]
     pub(crate) fn new(op: Op, a: u32, b: u32, c: u32, result: u32) -> Option<Entry> {
-        (c <= MAX_C).then_some(Entry { a, b, result, key: op as u32 | c << 8 })
+        Some(Entry { a, b, result, key: Self::key_of(op, c)? })
     }
 
     /// The result, when this entry holds `op(a, b, c)`.
     #[inline(always)]
     pub(crate) fn result_of(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        (self.key == (op as u32 | c << 8) && self.a == a && self.b == b && c <= MAX_C).then_some(self.result)
+        (Some(self.key) == Self::key_of(op, c) && self.a == a && self.b == b).then_some(self.result)
     }
 
     /// The entry as one 128-bit word (`a` in the low 32 bits), for atomic access.
