@@ -225,6 +225,9 @@ pub struct ManagerArgs {
     /// Node slots per computed-cache entry (1 = as many entries as slots).
     #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cache_ratio: u64,
+    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
+    #[arg(long, default_value_t = Config::default().max_cache_entries)]
+    pub max_cache_entries: usize,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::bdd::MAX_THREADS as u64))]
     pub threads: u64,
@@ -236,11 +239,15 @@ impl ManagerArgs {
             let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
             return Err(InputError(msg).into());
         }
+        if let Err(e) = crate::bdd::check_max_cache_entries(self.max_cache_entries) {
+            return Err(InputError(format!("invalid value for '--max-cache-entries': {e}")).into());
+        }
         Ok(Config {
             max_nodes: self.max_nodes,
             gc_min_live: self.gc_min_live,
             gc_growth: self.gc_growth,
             cache_ratio: self.cache_ratio as usize,
+            max_cache_entries: self.max_cache_entries,
             threads: self.threads as usize,
             ..Config::default()
         })

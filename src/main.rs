@@ -17,6 +17,11 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2")) {
+        eprintln!("error: this build needs an x86-64-v3 processor (AVX2, BMI2); rebuild without .cargo/config.toml's target-cpu");
+        return ExitCode::FAILURE;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

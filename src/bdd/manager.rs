@@ -29,7 +29,9 @@ pub struct Config {
     /// Node slots per computed-cache entry: the cache grows with the arena so
     /// that `entries >= slots / cache_ratio`.
     pub cache_ratio: usize,
-    /// Upper bound on computed-cache entries.
+    /// Upper bound on computed-cache entries (a power of two, see
+    /// [`check_max_cache_entries`]); once the cache holds this many it stops
+    /// growing with the arena.
     pub max_cache_entries: usize,
     /// [`Manager::maybe_gc`] collects once this many internal nodes are alive...
     pub gc_min_live: usize,
@@ -44,6 +46,19 @@ pub struct Config {
     /// stops and runs again with more (`Stats::parallel_reruns`).
     #[serde(default = "parallel_spare")]
     pub parallel_spare: usize,
+}
+
+/// Fewest and most computed-cache entries [`Config::max_cache_entries`] may name.
+pub const CACHE_ENTRIES_RANGE: std::ops::RangeInclusive<usize> = (1 << 8)..=(1 << 34);
+
+/// Check a cap on the computed cache's entries: a power of two within
+/// [`CACHE_ENTRIES_RANGE`]. The message names the value.
+pub fn check_max_cache_entries(n: usize) -> std::result::Result<(), String> {
+    if !n.is_power_of_two() || !CACHE_ENTRIES_RANGE.contains(&n) {
+        let (lo, hi) = (CACHE_ENTRIES_RANGE.start().trailing_zeros(), CACHE_ENTRIES_RANGE.end().trailing_zeros());
+        return Err(format!("{n} must be a power of two from 2^{lo} to 2^{hi}"));
+    }
+    Ok(())
 }
 
 /// Most threads a manager may be given.

@@ -35,7 +35,9 @@ mod unique;
 
 pub use cache::Op;
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
-pub use manager::{one_thread, Config, Manager, Renaming, VarSet, MAX_THREADS};
+pub use manager::{
+    check_max_cache_entries, one_thread, Config, Manager, Renaming, VarSet, CACHE_ENTRIES_RANGE, MAX_THREADS,
+};
 pub use memory::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;

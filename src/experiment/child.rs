@@ -163,6 +163,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         image_s: phases.map(|p| p.image_s),
         count_s: phases.map(|p| p.count_s),
         cache_entry_bytes: Some(crate::bdd::CACHE_ENTRY_BYTES as u64),
+        max_cache_entries: Some(config.max_cache_entries as u64),
     })
 }
 

@@ -72,6 +72,10 @@ pub struct RunRow {
     /// archives written before the column existed (20 bytes then).
     #[serde(default)]
     pub cache_entry_bytes: Option<u64>,
+    /// The cap on computed-cache entries; empty in archives written before
+    /// the column existed (2^26 then).
+    #[serde(default)]
+    pub max_cache_entries: Option<u64>,
 }
 
 /// One row of `plies.csv`.
@@ -195,7 +199,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 9] = [
+const ADDED_COLUMNS: [&str; 10] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -205,6 +209,7 @@ const ADDED_COLUMNS: [&str; 9] = [
     "count_s",
     "gc_s",
     "cache_entry_bytes",
+    "max_cache_entries",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

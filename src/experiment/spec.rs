@@ -19,6 +19,7 @@
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
+//! max_cache_entries = [67108864, 268435456]
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -126,6 +127,9 @@ pub struct Grid {
     /// GC growth factors, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub gc_growth: Vec<f64>,
+    /// Caps on the computed cache's entries, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub max_cache_entries: Vec<usize>,
 }
 
 fn default_encodings() -> Vec<EncodingKind> {
@@ -163,12 +167,19 @@ pub struct ManagerSettings {
     pub gc_min_live: usize,
     pub gc_growth: f64,
     pub cache_ratio: usize,
+    /// Most computed-cache entries (a power of two).
+    pub max_cache_entries: usize,
 }
 
 impl Default for ManagerSettings {
     fn default() -> ManagerSettings {
         let c = Config::default();
-        ManagerSettings { gc_min_live: c.gc_min_live, gc_growth: c.gc_growth, cache_ratio: c.cache_ratio }
+        ManagerSettings {
+            gc_min_live: c.gc_min_live,
+            gc_growth: c.gc_growth,
+            cache_ratio: c.cache_ratio,
+            max_cache_entries: c.max_cache_entries,
+        }
     }
 }
 
@@ -181,7 +192,7 @@ impl ManagerSettings {
         if self.cache_ratio == 0 {
             return Err(format!("{at}.cache_ratio: 0 must be at least 1"));
         }
-        Ok(())
+        crate::bdd::check_max_cache_entries(self.max_cache_entries).map_err(|e| format!("{at}.max_cache_entries: {e}"))
     }
 }
 
@@ -191,6 +202,8 @@ impl ManagerSettings {
 pub struct Swept {
     pub cache_ratio: bool,
     pub gc_growth: bool,
+    #[serde(default)]
+    pub max_cache_entries: bool,
 }
 
 impl Swept {
@@ -226,8 +239,8 @@ pub struct RunSpec {
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/N-threads` when the operations run on N > 1 threads, then
-    /// `/cache-R` and `/gc-G` when its grid sweeps the cache ratio or the GC
-    /// growth factor.
+    /// `/cache-R`, `/gc-G` and `/max-cache-E` when its grid sweeps the cache
+    /// ratio, the GC growth factor or the cap on cache entries.
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
         if self.swept.cache_ratio {
@@ -235,6 +248,9 @@ impl RunSpec {
         }
         if self.swept.gc_growth {
             extra += &format!("/gc-{}", self.manager.gc_growth);
+        }
+        if self.swept.max_cache_entries {
+            extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
         }
         format!(
             "{}x{}/{}/{}/{}/{}/{}{extra}",
@@ -259,6 +275,7 @@ impl RunSpec {
             gc_min_live: self.manager.gc_min_live,
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
+            max_cache_entries: self.manager.max_cache_entries,
             threads: self.threads,
             ..Config::default()
         }
@@ -357,15 +374,23 @@ impl ExperimentSpec {
     /// The manager settings of a grid's runs: `[manager]` crossed with the
     /// grid's own values of the settings it sweeps.
     fn managers(&self, g: &Grid, at: &str) -> Result<Vec<(ManagerSettings, Swept)>, String> {
-        let swept = Swept { cache_ratio: !g.cache_ratio.is_empty(), gc_growth: !g.gc_growth.is_empty() };
-        let ratios = if swept.cache_ratio { g.cache_ratio.clone() } else { vec![self.manager.cache_ratio] };
+        let swept = Swept {
+            cache_ratio: !g.cache_ratio.is_empty(),
+            gc_growth: !g.gc_growth.is_empty(),
+            max_cache_entries: !g.max_cache_entries.is_empty(),
+        };
+        let axis = |swept: bool, values: &[usize], fixed: usize| if swept { values.to_vec() } else { vec![fixed] };
+        let ratios = axis(swept.cache_ratio, &g.cache_ratio, self.manager.cache_ratio);
+        let caps = axis(swept.max_cache_entries, &g.max_cache_entries, self.manager.max_cache_entries);
         let growths = if swept.gc_growth { g.gc_growth.clone() } else { vec![self.manager.gc_growth] };
         let mut out = Vec::new();
         for &cache_ratio in &ratios {
             for &gc_growth in &growths {
-                let m = ManagerSettings { cache_ratio, gc_growth, ..self.manager.clone() };
-                m.check(at)?;
-                out.push((m, swept));
+                for &max_cache_entries in &caps {
+                    let m = ManagerSettings { cache_ratio, gc_growth, max_cache_entries, ..self.manager.clone() };
+                    m.check(at)?;
+                    out.push((m, swept));
+                }
             }
         }
         Ok(out)

@@ -17,10 +17,17 @@ pub const MIN_NODES: u64 = 1_000_000;
 /// Bytes of a cache entry in runs that did not record it (all made before commit 3820172).
 const OLD_ENTRY_BYTES: u64 = 20;
 
-/// A run's model bytes (its recorded cache ratio and entry size, the default
-/// configuration otherwise).
+/// The cap on cache entries of runs that did not record it (all made before the column existed).
+const OLD_MAX_CACHE_ENTRIES: u64 = 1 << 26;
+
+/// A run's model bytes (its recorded cache ratio, cap and entry size, the
+/// default configuration otherwise).
 pub fn model_of(run: &Run) -> u64 {
-    let config = Config { cache_ratio: run.row.cache_ratio.max(1) as usize, ..Config::default() };
+    let config = Config {
+        cache_ratio: run.row.cache_ratio.max(1) as usize,
+        max_cache_entries: run.row.max_cache_entries.unwrap_or(OLD_MAX_CACHE_ENTRIES) as usize,
+        ..Config::default()
+    };
     model_bytes_with(run.row.peak_nodes, &config, run.row.cache_entry_bytes.unwrap_or(OLD_ENTRY_BYTES) as usize)
 }
 
@@ -44,7 +51,7 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
 arena grows to for the peak: it doubles, then grows by a quarter from 1 GiB; before commit 033d269 the buckets \
 were a power of two at least the slots, up to twice as many, which the model no longer charges) \
 and the computed cache (16 bytes an entry, a power of two at least the slots over the cache ratio, at most \
-2^{} entries; 20 bytes in runs without the `cache_entry_bytes` column, all made before commit 3820172 but those of \
+the run's `max_cache_entries`, 2^{} where the column is absent; 20 bytes in runs without the `cache_entry_bytes` column, all made before commit 3820172 but those of \
 perf/2026-11-22-vm-7f166eb23441, whose 16-byte entries are charged as 20). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
 bitmap of 1 bit a slot since), the memo of \
 counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then 1.5 bits a slot and 12 bytes \
@@ -54,7 +61,7 @@ slot; since commit 0b5610c 1.5 bits a slot and 8 bytes a saved node), the old ca
 mapping, so it could not grow in place) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
 | sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
-        Config::default().max_cache_entries.trailing_zeros(),
+        OLD_MAX_CACHE_ENTRIES.trailing_zeros(),
         runs.len()
     );
     for r in runs {

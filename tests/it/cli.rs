@@ -58,6 +58,8 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["count", "-W", "4", "-H", "4", "--order", "columns:1,2,3,3"], "columns:1,2,3,3"),
         (vec!["count", "-W", "4", "-H", "4", "--order", "columns:1,x"], "columns:1,x"),
         (vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"], "0.5"),
+        (vec!["count", "-W", "4", "-H", "4", "--max-cache-entries", "1000"], "1000"),
+        (vec!["solve", "-W", "4", "-H", "4", "--max-cache-entries", "128"], "128"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
     ];
     for (args, needle) in cases {
@@ -69,6 +71,34 @@ fn bad_input_gets_one_line_and_status_2() {
         assert!(out.stdout.is_empty() || !String::from_utf8_lossy(&out.stdout).contains("total"), "{args:?}");
     }
     assert!(!missing_dir.exists());
+}
+
+#[test]
+fn a_capped_cache_gives_the_same_counts_and_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("plies.csv");
+    let out = c4bdd(&["count", "-W", "5", "-H", "4", "--max-cache-entries", "256", "--csv", csv.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let oracle = explicit::count_plies(BoardSize::new(5, 4).unwrap(), true).unwrap();
+    assert_eq!(csv_states(&csv), oracle.iter().map(|&c| c as u128).collect::<Vec<_>>());
+    let table = dir.path().join("table2.csv");
+    let args = ["solve", "-W", "5", "-H", "3", "--max-cache-entries", "256", "--threads", "2", "--csv"];
+    let out = c4bdd(&[&args[..], &[table.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut rows: Vec<Vec<u64>> = csv::Reader::from_path(&table)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap().iter().skip(2).map(|f| f.parse().unwrap()).collect())
+        .collect();
+    rows.sort();
+    let explicit = c4bdd::game::explicit::ExplicitSolution::solve(BoardSize::new(5, 3).unwrap()).unwrap();
+    let want: Vec<Vec<u64>> = explicit
+        .table()
+        .into_iter()
+        .enumerate()
+        .map(|(ply, (a, b, c, d, e))| vec![ply as u64, a, b, c, d, e])
+        .collect();
+    assert_eq!(rows, want, "solve --csv with a 256-entry cache holds the explicit solver's table");
 }
 
 #[test]
@@ -126,6 +156,7 @@ fn help_explains_every_option() {
         "--gc-min-live",
         "--gc-growth",
         "--cache-ratio",
+        "--max-cache-entries",
     ] {
         assert!(text.contains(option), "--help lacks {option}");
     }

@@ -377,30 +377,42 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
     let dir = tempfile::tempdir().unwrap();
     let body =
         "[grid]\nboards = [\"5x4\"]\ncache_ratio = [1, 4]\n\n[[also]]\nboards = [\"4x4\"]\ngc_growth = [1.5]\n\n\
-                [[also]]\nboards = [\"4x4\"]\n\n[manager]\ncache_ratio = 2\n";
+                [[also]]\nboards = [\"4x4\"]\n\n[[also]]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 1024]\n\n\
+                [manager]\ncache_ratio = 2\n";
     let out = dir.path().join("out");
     let done = sweep(&write_spec(dir.path(), "manager_axes", body), &out, &[]);
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
     let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
-    let keys: Vec<(&str, u64, f64)> = rows.iter().map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth)).collect();
+    let keys: Vec<(&str, u64, f64, Option<u64>)> =
+        rows.iter().map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries)).collect();
+    let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
     assert_eq!(
         keys,
         [
-            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0),
-            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0),
-            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5),
-            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0),
+            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0, default_cap),
+            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0, default_cap),
+            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5, default_cap),
+            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0, default_cap),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256)),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024)),
         ]
     );
     assert!(rows.iter().all(|r| r.status == "ok"));
     assert_eq!(rows[0].positions, rows[1].positions);
-    assert_eq!(rows[2].positions, rows[3].positions);
+    assert!(rows[2..].iter().all(|r| r.positions == rows[2].positions));
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     let of =
         |run: &str| -> Vec<(u32, u128)> { plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states)).collect() };
     assert_eq!(of(&rows[0].run), of(&rows[1].run));
-    for (bad, key) in [("cache_ratio = [0]", "grid.cache_ratio"), ("gc_growth = [0.5]", "grid.gc_growth")] {
-        let spec = write_spec(dir.path(), "bad", &format!("[grid]\nboards = [\"4x4\"]\n{bad}\n"));
+    let board = "[grid]\nboards = [\"4x4\"]\n";
+    for (bad, key) in [
+        (format!("{board}cache_ratio = [0]"), "grid.cache_ratio"),
+        (format!("{board}gc_growth = [0.5]"), "grid.gc_growth"),
+        (format!("{board}max_cache_entries = [1000]"), "grid.max_cache_entries: 1000"),
+        (format!("{board}max_cache_entries = [128]"), "grid.max_cache_entries: 128"),
+        (format!("{board}[manager]\nmax_cache_entries = 3"), "manager.max_cache_entries: 3"),
+    ] {
+        let spec = write_spec(dir.path(), "bad", &format!("{bad}\n"));
         let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
         assert!(err.contains("bad.toml") && err.contains(key), "{err}");
     }
