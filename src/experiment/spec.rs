@@ -19,7 +19,7 @@
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
-//! max_cache_entries = [67108864, 268435456]
+//! max_cache_entries = [4194304, 67108864]  # caps on cache entries (powers of two)
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
