@@ -5,6 +5,8 @@
 //! name = "quick"
 //! description = "Table 1 boards that finish in seconds"
 //! checkpoints = true          # runs save finished plies; an interrupted run resumes
+//! repeats = 3                 # run the whole list 3 times, round after round, so
+//!                             # that the machine's drift meets every setting alike
 //! [grid]
 //! widths = [4, 5, 6]          # crossed with heights, filtered by max_cells
 //! heights = [4, 5]
@@ -90,6 +92,11 @@ pub struct ExperimentSpec {
     /// that a run interrupted with its sweep resumes where it stopped.
     #[serde(default)]
     pub checkpoints: bool,
+    /// How many times every run is made (1 to [`MAX_REPEATS`]): the list of
+    /// runs once, then again, round after round; repetition `k > 1` is named
+    /// `/repeat-k` in its key.
+    #[serde(default = "one_repeat")]
+    pub repeats: u32,
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
@@ -130,6 +137,17 @@ pub struct Grid {
     /// Caps on the computed cache's entries, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub max_cache_entries: Vec<usize>,
+}
+
+/// Most repetitions a spec may ask for.
+pub const MAX_REPEATS: u32 = 100;
+
+fn one_repeat() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 fn default_encodings() -> Vec<EncodingKind> {
@@ -230,6 +248,9 @@ pub struct RunSpec {
     /// The manager settings its grid sweeps (part of the key).
     #[serde(default, skip_serializing_if = "Swept::is_none")]
     pub swept: Swept,
+    /// Which repetition of the run this is, from 1 (part of the key when more).
+    #[serde(default = "one_repeat", skip_serializing_if = "is_one")]
+    pub repeat: u32,
     /// Where the run saves its finished plies and resumes from (set by the
     /// runner when the spec asks for checkpoints; not part of the key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -240,7 +261,8 @@ impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/N-threads` when the operations run on N > 1 threads, then
     /// `/cache-R`, `/gc-G` and `/max-cache-E` when its grid sweeps the cache
-    /// ratio, the GC growth factor or the cap on cache entries.
+    /// ratio, the GC growth factor or the cap on cache entries, then
+    /// `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
         if self.swept.cache_ratio {
@@ -251,6 +273,9 @@ impl RunSpec {
         }
         if self.swept.max_cache_entries {
             extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
+        }
+        if self.repeat > 1 {
+            extra += &format!("/repeat-{}", self.repeat);
         }
         format!(
             "{}x{}/{}/{}/{}/{}/{}{extra}",
@@ -353,11 +378,19 @@ impl ExperimentSpec {
                 }
             }
         }
+        let once = runs.len();
+        for repeat in 2..=self.repeats {
+            let round: Vec<RunSpec> = runs[..once].iter().map(|r| RunSpec { repeat, ..r.clone() }).collect();
+            runs.extend(round);
+        }
         Ok(runs)
     }
 
     /// Validate limits and manager settings.
     fn check_settings(&self) -> Result<(), String> {
+        if !(1..=MAX_REPEATS).contains(&self.repeats) {
+            return Err(format!("repeats: {} must be 1 to {MAX_REPEATS}", self.repeats));
+        }
         let l = &self.limits;
         if l.time_s.is_some_and(|t| t.is_nan() || t <= 0.0) {
             return Err("limits.time_s must be positive".into());
@@ -459,6 +492,7 @@ impl ExperimentSpec {
                                             limits: self.limits.clone(),
                                             manager: manager.clone(),
                                             swept: *swept,
+                                            repeat: 1,
                                             checkpoint: None,
                                         });
                                     }

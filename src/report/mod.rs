@@ -5,6 +5,7 @@
 pub mod data;
 pub mod memory;
 pub mod plots;
+pub mod settings;
 pub mod tables;
 
 use std::collections::BTreeSet;
@@ -228,6 +229,14 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     if let Some(text) = tables::threads_markdown(&archive) {
         write_file(&opts.plots.join("threads.md"), &text)?;
         out.note("threads.md".into(), "one thread against several: wall time, speed-up, CPU time, peak RSS");
+    }
+
+    if let Some(text) = settings::markdown(&archive) {
+        write_file(&opts.plots.join("settings.md"), &text)?;
+        out.note(
+            "settings.md".into(),
+            "manager settings compared (cache ratio and cap, GC): median time of repetitions",
+        );
     }
 
     if let Some(text) = memory::markdown(&archive, memory::MIN_NODES) {

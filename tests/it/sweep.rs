@@ -419,6 +419,41 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
 }
 
 #[test]
+fn repeats_run_the_list_round_after_round_and_the_report_compares_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "repeats = 2\n[grid]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 67108864]\n";
+    let out = dir.path().join("results/rep/one");
+    let done = sweep(&write_spec(dir.path(), "rep", body), &out, &[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let base = "4x4/compressed/paper/count/whole/in-place/max-cache-";
+    let keys: Vec<String> = rows.iter().map(|r| r.run.clone()).collect();
+    let want = ["256", "67108864", "256/repeat-2", "67108864/repeat-2"].map(|k| format!("{base}{k}"));
+    assert_eq!(keys, want);
+    assert!(rows.iter().all(|r| r.status == "ok" && r.positions == rows[0].positions));
+
+    // The report groups the four runs by setting: two rows of two runs each.
+    let plots = dir.path().join("plots");
+    let report = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(["report", "--results", dir.path().join("results").to_str().unwrap()])
+        .args(["--plots", plots.to_str().unwrap(), "--repro", dir.path().join("repro.md").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    let text = std::fs::read_to_string(plots.join("settings.md")).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("| rep/one | 4x4 |")).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains("| 256 |") && lines[1].contains("| 67108864 |"), "{text}");
+    assert!(lines.iter().all(|l| l.contains("| 2 |") && l.ends_with("| yes |")), "{text}");
+
+    for bad in ["repeats = 0", "repeats = 101"] {
+        let spec = write_spec(dir.path(), "bad", &format!("{bad}\n[grid]\nboards = [\"4x4\"]\n"));
+        let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+        assert!(err.contains("bad.toml") && err.contains("repeats"), "{err}");
+    }
+}
+
+#[test]
 fn all_column_orders_expand_per_board_up_to_mirror_image() {
     let dir = tempfile::tempdir().unwrap();
     let body = "[grid]\nboards = [\"4x3\", \"3x3\"]\norders = [\"columns:all\", \"paper\"]\n";

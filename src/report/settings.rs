@@ -1,0 +1,122 @@
+//! Manager settings compared: per sweep and configuration, the runs that
+//! differ only in the computed cache's ratio and cap or the GC policy, each
+//! setting with the median and range of its repetitions' times (a spec's
+//! `repeats` runs them round after round, so the machine's drift meets every
+//! setting alike).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::data::{Archive, Run};
+use crate::game::BoardSize;
+
+/// What a comparison holds fixed: the sweep and the run's configuration.
+type Group<'a> = (&'a Path, BoardSize, &'a str, &'a str, &'a str, &'a str, &'a str, u64);
+
+/// What it varies, as the row records it: cache ratio, cap on cache entries
+/// (0 where the row predates the column), GC growth and GC threshold.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+struct Setting {
+    cache_ratio: u64,
+    max_cache_entries: u64,
+    gc_growth: f64,
+    gc_min_live: u64,
+}
+
+fn setting(r: &Run) -> Setting {
+    Setting {
+        cache_ratio: r.row.cache_ratio,
+        max_cache_entries: r.row.max_cache_entries.unwrap_or(0),
+        gc_growth: r.row.gc_growth,
+        gc_min_live: r.row.gc_min_live,
+    }
+}
+
+/// The median of a non-empty list.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// `plots/settings.md`, or `None` when no sweep ran a configuration with
+/// more than one setting.
+pub fn markdown(archive: &Archive) -> Option<String> {
+    let mut groups: BTreeMap<Group, Vec<&Run>> = BTreeMap::new();
+    for r in archive.runs.iter().filter(|r| r.ok()) {
+        let row = &r.row;
+        let key = (
+            r.source.as_path(),
+            r.board(),
+            row.pass.as_str(),
+            row.encoding.as_str(),
+            row.order.as_str(),
+            row.terminal.as_str(),
+            row.image.as_str(),
+            row.threads.unwrap_or(1),
+        );
+        groups.entry(key).or_default().push(r);
+    }
+    let mut s = String::from(
+        "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
+terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry) or cap \
+(most entries; - where the run predates the column) or the GC policy. Per setting: its runs (repetitions, \
+made round after round with `repeats` in the spec), the median and range of their wall times, the median \
+peak RSS, peak nodes, and whether every run counted the same positions as the group's first. Compare \
+settings within a row group only: the machine's speed drifts between sweeps.\n\n\
+| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | GC growth | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n",
+    );
+    let mut rows = 0;
+    for ((source, board, pass, encoding, order, _, _, threads), runs) in groups {
+        let mut by_setting: Vec<(Setting, Vec<&Run>)> = Vec::new();
+        for r in &runs {
+            match by_setting.iter_mut().find(|(s, _)| *s == setting(r)) {
+                Some((_, rs)) => rs.push(r),
+                None => by_setting.push((setting(r), vec![r])),
+            }
+        }
+        if by_setting.len() < 2 {
+            continue;
+        }
+        by_setting.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+        let first = runs[0].row.positions;
+        for (set, rs) in by_setting {
+            rows += 1;
+            let times: Vec<f64> = rs.iter().map(|r| r.row.time_s).collect();
+            let (lo, hi) = times.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+            let rss = median(rs.iter().map(|r| r.row.peak_rss_bytes as f64 / 1e6).collect());
+            let cap = if set.max_cache_entries == 0 { "-".to_string() } else { set.max_cache_entries.to_string() };
+            let peak = rs.iter().map(|r| r.row.peak_nodes).max().unwrap_or(0);
+            let same = rs.iter().all(|r| r.row.positions == first);
+            let _ = writeln!(
+                s,
+                "| {} | {board} | {pass} | {encoding} | {order} | {threads} | {} | {cap} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
+                source.display(),
+                set.cache_ratio,
+                set.gc_growth,
+                rs.len(),
+                median(times),
+                if same { "yes" } else { "NO" },
+            );
+        }
+    }
+    (rows > 0).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_lists() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![7.0]), 7.0);
+    }
+}
