@@ -29,6 +29,14 @@ fn sweep(spec: &Path, out: &Path, extra: &[&str]) -> Output {
     c4bdd(&args)
 }
 
+/// Write the spec `name` with `body` in `dir`, sweep it into `out` (it must
+/// succeed) and return its rows.
+fn sweep_rows(dir: &Path, name: &str, body: &str, out: &Path) -> Vec<RunRow> {
+    let done = sweep(&write_spec(dir, name, body), out, &[]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    read_rows(&out.join("runs.csv")).unwrap()
+}
+
 /// Start a sweep of `spec` into `out` and kill it (SIGKILL) after `delay_ms`.
 fn kill_sweep_after(spec: &Path, out: &Path, delay_ms: u64) {
     let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
@@ -342,9 +350,7 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     let dir = tempfile::tempdir().unwrap();
     let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"count\", \"solve\"]\nthreads = [1, 2]\n";
     let out = dir.path().join("out");
-    let done = sweep(&write_spec(dir.path(), "threads", body), &out, &[]);
-    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let rows = sweep_rows(dir.path(), "threads", body, &out);
     let keys: Vec<(&str, Option<u64>)> = rows.iter().map(|r| (r.run.as_str(), r.threads)).collect();
     assert_eq!(
         keys,
@@ -380,9 +386,7 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
                 [[also]]\nboards = [\"4x4\"]\n\n[[also]]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 1024]\n\n\
                 [manager]\ncache_ratio = 2\n";
     let out = dir.path().join("out");
-    let done = sweep(&write_spec(dir.path(), "manager_axes", body), &out, &[]);
-    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let rows = sweep_rows(dir.path(), "manager_axes", body, &out);
     let keys: Vec<(&str, u64, f64, Option<u64>)> =
         rows.iter().map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries)).collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
@@ -423,9 +427,7 @@ fn repeats_run_the_list_round_after_round_and_the_report_compares_settings() {
     let dir = tempfile::tempdir().unwrap();
     let body = "repeats = 2\n[grid]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 67108864]\n";
     let out = dir.path().join("results/rep/one");
-    let done = sweep(&write_spec(dir.path(), "rep", body), &out, &[]);
-    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let rows = sweep_rows(dir.path(), "rep", body, &out);
     let base = "4x4/compressed/paper/count/whole/in-place/max-cache-";
     let keys: Vec<String> = rows.iter().map(|r| r.run.clone()).collect();
     let want = ["256", "67108864", "256/repeat-2", "67108864/repeat-2"].map(|k| format!("{base}{k}"));
