@@ -307,6 +307,15 @@ impl RunSpec {
     }
 }
 
+/// A manager setting's values: the grid's list when the grid sweeps it, else `[manager]`'s one value.
+fn axis<T: Copy>(swept: bool, values: &[T], fixed: T) -> Vec<T> {
+    if swept {
+        values.to_vec()
+    } else {
+        vec![fixed]
+    }
+}
+
 /// Parse a board written `WxH`.
 fn parse_board(text: &str) -> Option<(u32, u32)> {
     let (w, h) = text.trim().split_once(['x', 'X'])?;
@@ -412,10 +421,9 @@ impl ExperimentSpec {
             gc_growth: !g.gc_growth.is_empty(),
             max_cache_entries: !g.max_cache_entries.is_empty(),
         };
-        let axis = |swept: bool, values: &[usize], fixed: usize| if swept { values.to_vec() } else { vec![fixed] };
         let ratios = axis(swept.cache_ratio, &g.cache_ratio, self.manager.cache_ratio);
         let caps = axis(swept.max_cache_entries, &g.max_cache_entries, self.manager.max_cache_entries);
-        let growths = if swept.gc_growth { g.gc_growth.clone() } else { vec![self.manager.gc_growth] };
+        let growths = axis(swept.gc_growth, &g.gc_growth, self.manager.gc_growth);
         let mut out = Vec::new();
         for &cache_ratio in &ratios {
             for &gc_growth in &growths {

@@ -76,9 +76,10 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
     for ((source, board, pass, encoding, order, _, _, threads), runs) in groups {
         let mut by_setting: Vec<(Setting, Vec<&Run>)> = Vec::new();
         for r in &runs {
-            match by_setting.iter_mut().find(|(s, _)| *s == setting(r)) {
+            let set = setting(r);
+            match by_setting.iter_mut().find(|(s, _)| *s == set) {
                 Some((_, rs)) => rs.push(r),
-                None => by_setting.push((setting(r), vec![r])),
+                None => by_setting.push((set, vec![r])),
             }
         }
         if by_setting.len() < 2 {
