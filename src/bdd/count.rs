@@ -196,14 +196,7 @@ pub struct SatCounter<'a> {
 impl SatCounter<'_> {
     /// Add the nodes of `f` to the memo (counted at the next [`SatCounter::count`]).
     pub fn add(&mut self, f: Bdd) {
-        let nodes = &self.manager.table.nodes;
-        let new = match &self.manager.pool {
-            Some(pool) => {
-                let bits = reach::atomic(&mut self.marks);
-                pool.install(|| reach::mark_parallel(nodes, bits, f.0, 0))
-            }
-            None => reach::mark(nodes, &mut self.marks, &[f.0]),
-        };
+        let new = self.manager.mark_from(&mut self.marks, &[f.0]);
         if new > 0 {
             self.marked += new;
             self.counts = None;

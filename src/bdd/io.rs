@@ -31,6 +31,10 @@ pub const MAGIC: &[u8; 8] = b"C4BDDSET";
 /// The current format version.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// Bytes encoded before they are checksummed and written (the last node may
+/// take a chunk 12 bytes past it).
+const SAVE_CHUNK: usize = 1 << 16;
+
 /// The file index of every saved node (see [`Manager::save_to`]).
 struct FileIndex {
     /// The saved nodes' slots.
@@ -119,29 +123,34 @@ impl Manager {
     }
 
     /// Write `roots` (and every node below them) to a stream; returns the
-    /// CRC-32 stored at its end.
+    /// CRC-32 stored at its end. The nodes are encoded a chunk at a time and
+    /// each chunk is checksummed and written whole.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
         let (order, index) = self.file_order(roots);
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
-        w.write_all(MAGIC)?;
-        w.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        w.write_all(&(self.var_count() as u32).to_le_bytes())?;
+        let mut chunk: Vec<u8> = Vec::with_capacity(SAVE_CHUNK + 12);
+        chunk.extend_from_slice(MAGIC);
+        chunk.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        chunk.extend_from_slice(&(self.var_count() as u32).to_le_bytes());
         for level in 0..self.var_count() {
-            w.write_all(&self.var_at(Level(level as u32)).0.to_le_bytes())?;
+            chunk.extend_from_slice(&self.var_at(Level(level as u32)).0.to_le_bytes());
         }
-        w.write_all(&(order.len() as u64).to_le_bytes())?;
-        w.write_all(&(roots.len() as u32).to_le_bytes())?;
-        let mut buf = [0u8; 12];
+        chunk.extend_from_slice(&(order.len() as u64).to_le_bytes());
+        chunk.extend_from_slice(&(roots.len() as u32).to_le_bytes());
         for &f in &order {
             let n = self.node(f);
-            buf[0..4].copy_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-            buf[4..8].copy_from_slice(&index.get(n.low).to_le_bytes());
-            buf[8..12].copy_from_slice(&index.get(n.high).to_le_bytes());
-            w.write_all(&buf)?;
+            chunk.extend_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
+            chunk.extend_from_slice(&index.get(n.low).to_le_bytes());
+            chunk.extend_from_slice(&index.get(n.high).to_le_bytes());
+            if chunk.len() >= SAVE_CHUNK {
+                w.write_all(&chunk)?;
+                chunk.clear();
+            }
         }
         for r in roots {
-            w.write_all(&index.get(r.0).to_le_bytes())?;
+            chunk.extend_from_slice(&index.get(r.0).to_le_bytes());
         }
+        w.write_all(&chunk)?;
         let crc = w.hasher.finalize();
         let mut out = w.inner;
         out.write_all(&crc.to_le_bytes())?;
@@ -156,9 +165,8 @@ impl Manager {
     /// of the node table; their file indices take 4 bytes per reached node,
     /// found through the bits' rank: no array or hash map over all slots.
     fn file_order(&self, roots: &[Bdd]) -> (Vec<u32>, FileIndex) {
-        let nodes = &self.table.nodes;
         let mut bits = vec![0u64; reach::words(self.table.slots())];
-        let count = reach::mark(nodes, &mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
+        let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
         let rank = Rank::new(&bits);
         let mut local = vec![0u32; count];
         let mut order = Vec::with_capacity(count);

@@ -77,6 +77,21 @@ pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u
     marked
 }
 
+impl super::manager::Manager {
+    /// [`mark`] on the manager's pool if it has one (each root's nodes by
+    /// [`mark_parallel`]), else on the calling thread.
+    pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
+        let nodes = &self.table.nodes;
+        match &self.pool {
+            Some(pool) => {
+                let bits = atomic(bits);
+                pool.install(|| roots.iter().map(|&r| mark_parallel(nodes, bits, r, 0)).sum())
+            }
+            None => mark(nodes, bits, roots),
+        }
+    }
+}
+
 /// Every set bit's slot, in increasing order.
 pub(crate) fn for_each_set(bits: &[u64], mut f: impl FnMut(u32)) {
     for (w, &word) in bits.iter().enumerate() {

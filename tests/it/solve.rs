@@ -120,8 +120,13 @@ fn phases_fit_in_each_plys_time_and_add_up() {
 
 /// Solve into a directory and return it.
 fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tempfile::TempDir {
+    saved_solution_with(kind, size, order, Config::default())
+}
+
+/// [`saved_solution`] with a manager of `config`.
+fn saved_solution_with(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
+    let mut space = StateSpace::new(kind, size, order, config).unwrap();
     let mut writer = SolutionWriter::create(dir.path()).unwrap();
     let summary =
         solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, win, lost| writer.store(s, ply, win, lost))
@@ -181,4 +186,26 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let other = c4bdd::game::Position::empty(BoardSize::new(5, 3).unwrap());
     assert!(solution.outcome(&other).is_err(), "a position of another board is refused");
     assert!(SolutionWriter::create(dir.path()).is_err(), "an existing solution is not overwritten");
+}
+
+/// Every file of the solution in `dir`, by name.
+fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_solution_saved_on_two_threads_equals_one_saved_on_one() {
+    let size = BoardSize::new(5, 4).unwrap();
+    let one = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default());
+    let want = files_of(one.path());
+    assert_eq!(want.len(), size.cells() as usize + 2, "a file per ply and the manifest");
+    let config = Config { threads: 2, ..Config::default() };
+    let two = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::Paper, config);
+    assert!(files_of(two.path()) == want, "the files differ");
 }
