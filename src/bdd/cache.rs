@@ -36,11 +36,14 @@ pub enum Op {
     /// Never stored: the steps of [`crate::bdd::Manager::split`], whose
     /// halves are cached as `And` and `Diff`.
     Split,
+    /// Never stored here: the steps of [`crate::bdd::Manager::split3`], which
+    /// has a table of its own (`split3.rs`).
+    Split3,
 }
 
 impl Op {
     /// Every operation, in tag order.
-    pub const ALL: [Op; 15] = [
+    pub const ALL: [Op; 16] = [
         Op::Not,
         Op::And,
         Op::Or,
@@ -56,6 +59,7 @@ impl Op {
         Op::Preimage,
         Op::Minimize,
         Op::Split,
+        Op::Split3,
     ];
 
     /// Number of operations (length of per-operation statistic arrays).
@@ -85,6 +89,7 @@ impl Op {
             Op::Preimage => "preimage",
             Op::Minimize => "minimize",
             Op::Split => "split",
+            Op::Split3 => "split3",
         }
     }
 

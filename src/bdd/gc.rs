@@ -24,6 +24,9 @@ impl Manager {
         let live_before = self.live_nodes() as u64;
         let roots: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
         let pool = self.pool.take();
+        // The three-way split's entries are not checked one by one: its
+        // results are not reused across the retrograde steps it serves.
+        self.split3_cache.clear();
         let (table, cache) = (&mut self.table, &mut self.cache);
         let mut collect = |parallel: bool| {
             let mut marked = vec![0u64; reach::words(table.slots())];

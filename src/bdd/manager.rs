@@ -115,6 +115,8 @@ pub(crate) struct RenamingData {
 pub struct Manager {
     pub(crate) table: NodeTable,
     pub(crate) cache: Cache,
+    /// The three-way split's table (empty until the first `split3`).
+    pub(crate) split3_cache: super::split3::Split3Cache,
     pub(crate) config: Config,
     var_level: Vec<u32>,
     level_var: Vec<u32>,
@@ -154,6 +156,7 @@ impl Manager {
         Manager {
             table,
             cache,
+            split3_cache: Default::default(),
             config,
             var_level: Vec::new(),
             level_var: Vec::new(),
@@ -385,6 +388,7 @@ impl Manager {
     /// answered from an earlier iteration's results).
     pub fn clear_cache(&mut self) {
         self.cache.clear();
+        self.split3_cache.clear();
     }
 
     /// Time spent in garbage collection so far (as in [`Manager::stats`]).
@@ -399,7 +403,7 @@ impl Manager {
         s.slots = self.table.slots() as u64;
         s.max_nodes = self.table.max_nodes() as u64;
         s.cache_entries = self.cache.len() as u64;
-        s.table_bytes = (self.table.bytes() + self.cache.bytes()) as u64;
+        s.table_bytes = (self.table.bytes() + self.cache.bytes() + self.split3_cache.bytes()) as u64;
         s
     }
 

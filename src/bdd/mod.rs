@@ -30,6 +30,7 @@ mod pairing;
 mod par;
 mod quant;
 mod reach;
+mod split3;
 mod stats;
 mod unique;
 

@@ -34,6 +34,7 @@ use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
 use super::node::{known_node, Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
+use super::split3::{place, Split3Cache, Step3};
 use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
@@ -73,6 +74,7 @@ pub(crate) struct Shared<'a> {
     buckets: &'a [AtomicU32],
     cache: *const AtomicU128,
     cache_shift: u32,
+    split3_cache: &'a Split3Cache,
     pairings: &'a [PairingData],
     locals: Vec<UnsafeCell<Local>>,
 }
@@ -116,6 +118,7 @@ impl<'a> Shared<'a> {
             // AtomicU128 has the size (16) and alignment (16) of an Entry.
             cache: cache.entries.as_mut_ptr() as *const AtomicU128,
             cache_shift: cache.shift,
+            split3_cache: &m.split3_cache,
             pairings: &m.pairings,
             locals: (0..threads).map(|_| UnsafeCell::new(Local::default())).collect(),
         }
@@ -389,6 +392,36 @@ impl<'a> Shared<'a> {
         self.put(Op::And, fa, ga, 0, a);
         self.put(Op::Diff, f, g, 0, d);
         Ok((a, d))
+    }
+
+    /// The three results of [`Manager::split3_rec`].
+    pub(crate) fn split3(&self, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
+        if let Some(case) = Manager::split3_terminal_case(f, g, h) {
+            return match case {
+                Ok(r) => Ok(r),
+                Err((a, b, halves)) => Ok(place(self.split(a, b, depth)?, halves)),
+            };
+        }
+        self.local().steps[Op::Split3.index()] += 1;
+        if let Some(r) = self.split3_cache.get(f, g, h) {
+            self.local().hits[Op::Split3.index()] += 1;
+            return Ok(r);
+        }
+        let level = self.level(f).min(self.level(g)).min(self.level(h));
+        let (f0, f1) = self.cofactors(f, level);
+        let (g0, g1) = self.cofactors(g, level);
+        let (h0, h1) = self.cofactors(h, level);
+        let (low, high) =
+            self.both(depth, || self.split3(f0, g0, h0, depth + 1), || self.split3(f1, g1, h1, depth + 1));
+        let (low, high) = (low?, high?);
+        let (fc, gc, hc) = ((f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1)));
+        let r = (
+            self.mk_known(level, low.0, high.0, [fc, gc])?,
+            self.mk_known(level, low.1, high.1, [fc, hc])?,
+            self.mk_known(level, low.2, high.2, [fc, fc])?,
+        );
+        self.split3_cache.put(f, g, h, r);
+        Ok(r)
     }
 
     /// The in-place image or pre-image of [`Manager::pair_rec`].

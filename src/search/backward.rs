@@ -95,14 +95,6 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
     Ok(f)
 }
 
-/// `(f ∧ g, f ∧ ¬g)`, both pinned (operands pinned, as for [`pinned`]).
-fn split_pinned(m: &mut Manager, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
-    let (a, d) = with_retry(m, &[], |m| m.split(f, g))?;
-    m.pin(a);
-    m.pin(d);
-    Ok((a, d))
-}
-
 /// Solve the board. `on_ply` sees each ply when it is solved (from the last
 /// back to ply 0); `store` receives each ply's `win` and `lost` BDDs (view of
 /// the player to move) while they are alive, e.g. to save them.
@@ -184,18 +176,18 @@ pub fn solve_resumable(
             None => (Bdd::FALSE, alive, terminal),
             Some((_, next_draw, next_lost)) => {
                 let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
-                let m = &mut space.manager;
-                m.pin(to_lost);
-                let (win, rest) = split_pinned(m, alive, to_lost)?;
-                m.unpin(to_lost);
+                space.manager.pin(to_lost);
                 let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
                 let m = &mut space.manager;
                 m.pin(to_draw);
-                let (draw, no_move) = split_pinned(m, rest, to_draw)?;
+                let (win, draw, no_move) = with_retry(m, &[], |m| m.split3(alive, to_lost, to_draw))?;
+                for f in [win, draw, no_move] {
+                    m.pin(f);
+                }
+                m.unpin(to_lost);
                 m.unpin(to_draw);
                 let lost = pinned(m, |m| m.or(no_move, terminal))?;
                 m.unpin(no_move);
-                m.unpin(rest);
                 (win, draw, lost)
             }
         };

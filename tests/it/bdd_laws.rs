@@ -105,6 +105,37 @@ fn split_gives_both_halves_whatever_the_cache_holds() {
     }
 }
 
+/// `split3` gives `(f ∧ g, f ∧ ¬g ∧ h, f ∧ ¬g ∧ ¬h)` on all pairs of the 256
+/// functions of 3 variables and a stride of third operands (so every
+/// terminal and two-way case is met), against truth tables, from an empty
+/// table and again from a filled one.
+#[test]
+fn split3_gives_won_drawn_and_lost_by_truth_table() {
+    for order in ORDERS {
+        let (mut m, x) = manager(3, order);
+        let fs = all3(&mut m, &x);
+        for i in 0..256 {
+            for j in 0..256 {
+                for k in (j % 13..256).step_by(13).chain([0, 255, i, j]) {
+                    let (tf, tg, th) = (table3(i), table3(j), table3(k));
+                    let want = |p: &dyn Fn(bool, bool, bool) -> bool| -> Vec<bool> {
+                        (0..8).map(|a| p(tf[a], tg[a], th[a])).collect()
+                    };
+                    let (w, d, l) = m.split3(fs[i], fs[j], fs[k]).unwrap();
+                    expect(&m, &fs, w, &want(&|f, g, _| f && g), "split3: won");
+                    expect(&m, &fs, d, &want(&|f, g, h| f && !g && h), "split3: drawn");
+                    expect(&m, &fs, l, &want(&|f, g, h| f && !g && !h), "split3: lost");
+                    assert_eq!(m.split3(fs[i], fs[j], fs[k]).unwrap(), (w, d, l), "split3 again");
+                }
+            }
+            if i % 64 == 63 {
+                m.clear_cache();
+            }
+        }
+        m.check().unwrap();
+    }
+}
+
 #[test]
 fn ite_on_all_pairs_and_a_stride_of_third_operands() {
     for order in ORDERS {

@@ -74,6 +74,33 @@ fn parallel_split_gives_both_halves() {
     }
 }
 
+/// `split3` on two and three threads gives the results the truth tables
+/// give, as the same nodes as the binary operations.
+#[test]
+fn parallel_split3_gives_won_drawn_and_lost() {
+    for seed in 0..20u64 {
+        for t in [2, 3] {
+            let (mut m, x) = manager(threads(t));
+            let mut rng = StdRng::seed_from_u64(900 + seed);
+            let (f, tf) = random_formula(&mut rng, &mut m, &x, 9);
+            let (g, tg) = random_formula(&mut rng, &mut m, &x, 9);
+            let (h, th) = random_formula(&mut rng, &mut m, &x, 9);
+            let (w, d, l) = m.split3(f, g, h).unwrap();
+            let want = |p: fn(bool, bool, bool) -> bool| -> Vec<bool> {
+                (0..tf.len()).map(|a| p(tf[a], tg[a], th[a])).collect()
+            };
+            assert_eq!(truth_table(&m, w, N), want(|f, g, _| f && g), "seed {seed}, {t} threads: won");
+            assert_eq!(truth_table(&m, d, N), want(|f, g, h| f && !g && h), "seed {seed}, {t} threads: drawn");
+            assert_eq!(truth_table(&m, l, N), want(|f, g, h| f && !g && !h), "seed {seed}, {t} threads: lost");
+            m.clear_cache();
+            let rest = m.diff(f, g).unwrap();
+            let by_two = (m.and(f, g).unwrap(), m.and(rest, h).unwrap(), m.diff(rest, h).unwrap());
+            assert_eq!(by_two, (w, d, l), "seed {seed}, {t} threads: canonical");
+            m.check().unwrap();
+        }
+    }
+}
+
 /// In-place image and pre-image on two threads equal the sequential ones.
 #[test]
 fn parallel_images_equal_the_sequential_ones() {
