@@ -34,7 +34,7 @@ use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
 use super::node::{known_node, Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
-use super::split3::{place, Split3Cache, Step3};
+use super::split3::{place, Shortcut, Split3Cache, Step3};
 use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
@@ -396,11 +396,10 @@ impl<'a> Shared<'a> {
 
     /// The three results of [`Manager::split3_rec`].
     pub(crate) fn split3(&self, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
-        if let Some(case) = Manager::split3_terminal_case(f, g, h) {
-            return match case {
-                Ok(r) => Ok(r),
-                Err((a, b, halves)) => Ok(place(self.split(a, b, depth)?, halves)),
-            };
+        match Manager::split3_terminal_case(f, g, h) {
+            Some(Shortcut::Done(r)) => return Ok(r),
+            Some(Shortcut::Split(a, b, halves)) => return Ok(place(self.split(a, b, depth)?, halves)),
+            None => {}
         }
         self.local().steps[Op::Split3.index()] += 1;
         if let Some(r) = self.split3_cache.get(f, g, h) {

@@ -135,31 +135,25 @@ impl Manager {
         r.map(|(w, d, l)| (Bdd(w), Bdd(d), Bdd(l))).map_err(|_| self.limit_error())
     }
 
-    /// The steps of [`Manager::split3`] that need no three-way recursion:
-    /// `Ok` is the result; `Err((a, b, halves))` asks for `split(a, b)`,
-    /// whose halves go where `halves` says (see [`place`]).
+    /// The steps of [`Manager::split3`] that need no three-way recursion
+    /// (`None` for the others).
     #[inline(always)]
-    pub(crate) fn split3_terminal_case(
-        f: u32,
-        g: u32,
-        h: u32,
-    ) -> Option<std::result::Result<(u32, u32, u32), (u32, u32, Halves)>> {
+    pub(crate) fn split3_terminal_case(f: u32, g: u32, h: u32) -> Option<Shortcut> {
         Some(match (f, g, h) {
-            (0, _, _) => Ok((0, 0, 0)),
-            _ if g == 1 || f == g => Ok((f, 0, 0)),
-            (_, 0, _) => Err((f, h, Halves::DrawnLost)),
-            _ if h == 0 || g == h => Err((f, g, Halves::WonLost)),
-            _ if h == 1 || f == h => Err((f, g, Halves::WonDrawn)),
+            (0, _, _) => Shortcut::Done((0, 0, 0)),
+            _ if g == 1 || f == g => Shortcut::Done((f, 0, 0)),
+            (_, 0, _) => Shortcut::Split(f, h, Halves::DrawnLost),
+            _ if h == 0 || g == h => Shortcut::Split(f, g, Halves::WonLost),
+            _ if h == 1 || f == h => Shortcut::Split(f, g, Halves::WonDrawn),
             _ => return None,
         })
     }
 
     pub(crate) fn split3_rec(&mut self, f: u32, g: u32, h: u32) -> Step3 {
-        if let Some(case) = Self::split3_terminal_case(f, g, h) {
-            return match case {
-                Ok(r) => Ok(r),
-                Err((a, b, halves)) => Ok(place(self.split_rec(a, b)?, halves)),
-            };
+        match Self::split3_terminal_case(f, g, h) {
+            Some(Shortcut::Done(r)) => return Ok(r),
+            Some(Shortcut::Split(a, b, halves)) => return Ok(place(self.split_rec(a, b)?, halves)),
+            None => {}
         }
         self.stats.steps[Op::Split3.index()] += 1;
         if let Some(r) = self.split3_cache.get(f, g, h) {
@@ -181,6 +175,15 @@ impl Manager {
         self.split3_cache.put(f, g, h, r);
         Ok(r)
     }
+}
+
+/// A step of [`Manager::split3`] without three-way recursion.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Shortcut {
+    /// The results themselves.
+    Done((u32, u32, u32)),
+    /// `split(a, b)`, its halves placed as the third field says.
+    Split(u32, u32, Halves),
 }
 
 /// Where the halves of a two-way split go in a three-way result.
