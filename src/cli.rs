@@ -222,6 +222,9 @@ pub struct ManagerArgs {
     /// ...or once the live nodes have grown by this factor since the last collection.
     #[arg(long, default_value_t = Config::default().gc_growth)]
     pub gc_growth: f64,
+    /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
+    #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
+    pub gc_cache: crate::bdd::GcCache,
     /// Node slots per computed-cache entry (1 = as many entries as slots).
     #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cache_ratio: u64,
@@ -246,6 +249,7 @@ impl ManagerArgs {
             max_nodes: self.max_nodes,
             gc_min_live: self.gc_min_live,
             gc_growth: self.gc_growth,
+            gc_cache: self.gc_cache,
             cache_ratio: self.cache_ratio as usize,
             max_cache_entries: self.max_cache_entries,
             threads: self.threads as usize,

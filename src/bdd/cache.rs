@@ -255,6 +255,15 @@ impl Cache {
         self.entries.fill(Entry::default());
     }
 
+    /// [`Cache::clear`], with `parallel` on the current rayon pool.
+    pub fn clear_with(&mut self, parallel: bool) {
+        if parallel {
+            self.entries.par_chunks_mut(1 << 16).for_each(|c| c.fill(Entry::default()));
+        } else {
+            self.clear();
+        }
+    }
+
     /// Index of the first entry that mentions a node for which `live` is false.
     pub fn first_stale(&self, live: impl Fn(u32) -> bool) -> Option<usize> {
         self.entries.iter().position(|e| e.tag() != 0 && !Self::entry_live(e, &live))

@@ -3,7 +3,8 @@
 //! `gc` takes `&mut self`, so no operation can be running while it collects:
 //! the borrow checker enforces the safe-point rule. Marking starts from the
 //! pinned BDDs and the roots given; every unmarked internal node is freed, and
-//! the computed cache keeps exactly the entries whose nodes all survived.
+//! the computed cache keeps exactly the entries whose nodes all survived, or
+//! none (`Config::gc_cache`).
 //! With more than one thread, marking, sweeping and the cache pass run on
 //! the manager's pool.
 //! Node indices of survivors do not change.
@@ -12,7 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::manager::Manager;
+use super::manager::{GcCache, Manager};
 use super::node::Bdd;
 use super::reach;
 use super::stats::GcReport;
@@ -27,6 +28,7 @@ impl Manager {
         // The three-way split's entries are not checked one by one: its
         // results are not reused across the retrograde steps it serves.
         self.split3_cache.clear();
+        let keep_cache = self.config.gc_cache == GcCache::Keep;
         let (table, cache) = (&mut self.table, &mut self.cache);
         let mut collect = |parallel: bool| {
             let mut marked = vec![0u64; reach::words(table.slots())];
@@ -41,7 +43,12 @@ impl Manager {
             }
             let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
             let freed = table.sweep(is_marked, parallel) as u64;
-            (freed, cache.retain_live(|i| is_marked(i as usize), parallel) as u64)
+            if keep_cache {
+                (freed, cache.retain_live(|i| is_marked(i as usize), parallel) as u64)
+            } else {
+                cache.clear_with(parallel);
+                (freed, 0)
+            }
         };
         let (freed, cache_kept) = match &pool {
             Some(pool) => pool.install(|| collect(true)),

@@ -37,6 +37,9 @@ pub struct Config {
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
     pub gc_growth: f64,
+    /// What a collection does with the computed cache.
+    #[serde(default)]
+    pub gc_cache: GcCache,
     /// Threads of the Boolean operations and (pre-)images: 1 runs them on
     /// the calling thread, more on a pool of that many threads (`par.rs`).
     #[serde(default = "one_thread")]
@@ -46,6 +49,20 @@ pub struct Config {
     /// stops and runs again with more (`Stats::parallel_reruns`).
     #[serde(default = "parallel_spare")]
     pub parallel_spare: usize,
+}
+
+/// What a garbage collection does with the computed cache; either way no
+/// entry is left that names a freed node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum GcCache {
+    /// Keep every entry whose operands and result survive: a pass over the
+    /// cache that looks each entry's nodes up in the collection's marks.
+    #[default]
+    Keep,
+    /// Empty it: one pass of writes, no lookups; the operations after the
+    /// collection find none of the results made before it.
+    Clear,
 }
 
 /// Fewest and most computed-cache entries [`Config::max_cache_entries`] may name.
@@ -83,6 +100,7 @@ impl Default for Config {
             max_cache_entries: 1 << 26,
             gc_min_live: 1 << 20,
             gc_growth: 2.0,
+            gc_cache: GcCache::default(),
             threads: 1,
             parallel_spare: parallel_spare(),
         }

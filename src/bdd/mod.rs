@@ -37,7 +37,7 @@ mod unique;
 pub use cache::Op;
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
 pub use manager::{
-    check_max_cache_entries, one_thread, Config, Manager, Renaming, VarSet, CACHE_ENTRIES_RANGE, MAX_THREADS,
+    check_max_cache_entries, one_thread, Config, GcCache, Manager, Renaming, VarSet, CACHE_ENTRIES_RANGE, MAX_THREADS,
 };
 pub use memory::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};

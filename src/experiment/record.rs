@@ -76,6 +76,10 @@ pub struct RunRow {
     /// the column existed (2^26 then).
     #[serde(default)]
     pub max_cache_entries: Option<u64>,
+    /// What collections did with the computed cache (`keep` or `clear`);
+    /// empty in archives written before the column existed (`keep` then).
+    #[serde(default)]
+    pub gc_cache: Option<String>,
 }
 
 /// One row of `plies.csv`.
@@ -199,7 +203,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 10] = [
+const ADDED_COLUMNS: [&str; 11] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -210,6 +214,7 @@ const ADDED_COLUMNS: [&str; 10] = [
     "gc_s",
     "cache_entry_bytes",
     "max_cache_entries",
+    "gc_cache",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

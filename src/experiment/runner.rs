@@ -191,8 +191,8 @@ pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<RunState>)> {
 
 /// What the threads running children tell the sweep's thread.
 enum Event {
-    Ply(PlyRow),
-    Finished(Box<RunSpec>, Result<RunRow>),
+    Ply(Box<PlyRow>),
+    Finished(Box<(RunSpec, Result<RunRow>)>),
 }
 
 /// Run a sweep. Spec errors are returned before anything is written.
@@ -243,9 +243,9 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
                 let next = if stop.load(Ordering::Relaxed) { None } else { queue.lock().unwrap().next() };
                 let Some(run) = next else { break };
                 let row = run_child(&run, |p| {
-                    let _ = tx.send(Event::Ply(p));
+                    let _ = tx.send(Event::Ply(Box::new(p)));
                 });
-                if tx.send(Event::Finished(Box::new(run), row)).is_err() {
+                if tx.send(Event::Finished(Box::new((run, row)))).is_err() {
                     break;
                 }
             });
@@ -262,7 +262,8 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
                     active.insert(p.run.clone(), p.ply);
                     plies_log.append(&p)
                 }
-                Event::Finished(run, row) => {
+                Event::Finished(finished) => {
+                    let (run, row) = *finished;
                     active.remove(&run.key());
                     row.and_then(|row| record(&run, &row, &mut runs_log, &bar, opts.quiet, &mut report))
                 }

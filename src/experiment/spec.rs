@@ -22,6 +22,7 @@
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
 //! max_cache_entries = [4194304, 67108864]  # caps on cache entries (powers of two)
+//! gc_cache = ["keep", "clear"] # what a collection does with the computed cache
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -37,7 +38,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{Config, MAX_THREADS};
+use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::order::column_permutations;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::{BoardSize, MAX_SIDE};
@@ -137,6 +138,9 @@ pub struct Grid {
     /// Caps on the computed cache's entries, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub max_cache_entries: Vec<usize>,
+    /// What collections do with the computed cache, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub gc_cache: Vec<GcCache>,
 }
 
 /// Most repetitions a spec may ask for.
@@ -187,6 +191,7 @@ pub struct ManagerSettings {
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two).
     pub max_cache_entries: usize,
+    pub gc_cache: GcCache,
 }
 
 impl Default for ManagerSettings {
@@ -197,6 +202,7 @@ impl Default for ManagerSettings {
             gc_growth: c.gc_growth,
             cache_ratio: c.cache_ratio,
             max_cache_entries: c.max_cache_entries,
+            gc_cache: c.gc_cache,
         }
     }
 }
@@ -222,6 +228,8 @@ pub struct Swept {
     pub gc_growth: bool,
     #[serde(default)]
     pub max_cache_entries: bool,
+    #[serde(default)]
+    pub gc_cache: bool,
 }
 
 impl Swept {
@@ -260,8 +268,9 @@ pub struct RunSpec {
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/N-threads` when the operations run on N > 1 threads, then
-    /// `/cache-R`, `/gc-G` and `/max-cache-E` when its grid sweeps the cache
-    /// ratio, the GC growth factor or the cap on cache entries, then
+    /// `/cache-R`, `/gc-G`, `/max-cache-E` and `/gc-cache-P` when its grid
+    /// sweeps the cache ratio, the GC growth factor, the cap on cache entries
+    /// or what collections do with the cache, then
     /// `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
@@ -273,6 +282,9 @@ impl RunSpec {
         }
         if self.swept.max_cache_entries {
             extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
+        }
+        if self.swept.gc_cache {
+            extra += &format!("/gc-cache-{}", crate::cli::value_name(&self.manager.gc_cache));
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);
@@ -301,6 +313,7 @@ impl RunSpec {
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
             max_cache_entries: self.manager.max_cache_entries,
+            gc_cache: self.manager.gc_cache,
             threads: self.threads,
             ..Config::default()
         }
@@ -420,17 +433,27 @@ impl ExperimentSpec {
             cache_ratio: !g.cache_ratio.is_empty(),
             gc_growth: !g.gc_growth.is_empty(),
             max_cache_entries: !g.max_cache_entries.is_empty(),
+            gc_cache: !g.gc_cache.is_empty(),
         };
         let ratios = axis(swept.cache_ratio, &g.cache_ratio, self.manager.cache_ratio);
         let caps = axis(swept.max_cache_entries, &g.max_cache_entries, self.manager.max_cache_entries);
         let growths = axis(swept.gc_growth, &g.gc_growth, self.manager.gc_growth);
+        let gc_caches = axis(swept.gc_cache, &g.gc_cache, self.manager.gc_cache);
         let mut out = Vec::new();
         for &cache_ratio in &ratios {
             for &gc_growth in &growths {
                 for &max_cache_entries in &caps {
-                    let m = ManagerSettings { cache_ratio, gc_growth, max_cache_entries, ..self.manager.clone() };
-                    m.check(at)?;
-                    out.push((m, swept));
+                    for &gc_cache in &gc_caches {
+                        let m = ManagerSettings {
+                            cache_ratio,
+                            gc_growth,
+                            max_cache_entries,
+                            gc_cache,
+                            ..self.manager.clone()
+                        };
+                        m.check(at)?;
+                        out.push((m, swept));
+                    }
                 }
             }
         }

@@ -15,20 +15,23 @@ use crate::game::BoardSize;
 type Group<'a> = (&'a Path, BoardSize, &'a str, &'a str, &'a str, &'a str, &'a str, u64);
 
 /// What it varies, as the row records it: cache ratio, cap on cache entries
-/// (0 where the row predates the column), GC growth and GC threshold.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-struct Setting {
+/// (0 where the row predates the column), GC growth, what collections do
+/// with the cache (`keep` where the row predates the column) and GC threshold.
+#[derive(Clone, Debug, PartialEq, PartialOrd)]
+struct Setting<'a> {
     cache_ratio: u64,
     max_cache_entries: u64,
     gc_growth: f64,
+    gc_cache: &'a str,
     gc_min_live: u64,
 }
 
-fn setting(r: &Run) -> Setting {
+fn setting(r: &Run) -> Setting<'_> {
     Setting {
         cache_ratio: r.row.cache_ratio,
         max_cache_entries: r.row.max_cache_entries.unwrap_or(0),
         gc_growth: r.row.gc_growth,
+        gc_cache: r.row.gc_cache.as_deref().unwrap_or("keep"),
         gc_min_live: r.row.gc_min_live,
     }
 }
@@ -69,8 +72,8 @@ terminal and image strategy, threads) that differ in the computed cache's ratio 
 made round after round with `repeats` in the spec), the median and range of their wall times, the median \
 peak RSS, peak nodes, and whether every run counted the same positions as the group's first. Compare \
 settings within a row group only: the machine's speed drifts between sweeps.\n\n\
-| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | GC growth | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n",
+| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
     );
     let mut rows = 0;
     for ((source, board, pass, encoding, order, _, _, threads), runs) in groups {
@@ -97,10 +100,11 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {board} | {pass} | {encoding} | {order} | {threads} | {} | {cap} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
+                "| {} | {board} | {pass} | {encoding} | {order} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
                 source.display(),
                 set.cache_ratio,
                 set.gc_growth,
+                set.gc_cache,
                 rs.len(),
                 median(times),
                 if same { "yes" } else { "NO" },

@@ -60,6 +60,7 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"], "0.5"),
         (vec!["count", "-W", "4", "-H", "4", "--max-cache-entries", "1000"], "1000"),
         (vec!["solve", "-W", "4", "-H", "4", "--max-cache-entries", "128"], "128"),
+        (vec!["solve", "-W", "4", "-H", "4", "--gc-cache", "drop"], "drop"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
     ];
     for (args, needle) in cases {
@@ -73,24 +74,12 @@ fn bad_input_gets_one_line_and_status_2() {
     assert!(!missing_dir.exists());
 }
 
+/// Manager settings change no result: a 256-entry cache, and a cache
+/// emptied by each of many collections (a low GC threshold), each give the
+/// enumerator's counts per ply (5x4) and the explicit solver's table on two
+/// threads (5x3).
 #[test]
-fn a_capped_cache_gives_the_same_counts_and_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("plies.csv");
-    let out = c4bdd(&["count", "-W", "5", "-H", "4", "--max-cache-entries", "256", "--csv", csv.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let oracle = explicit::count_plies(BoardSize::new(5, 4).unwrap(), true).unwrap();
-    assert_eq!(csv_states(&csv), oracle.iter().map(|&c| c as u128).collect::<Vec<_>>());
-    let table = dir.path().join("table2.csv");
-    let args = ["solve", "-W", "5", "-H", "3", "--max-cache-entries", "256", "--threads", "2", "--csv"];
-    let out = c4bdd(&[&args[..], &[table.to_str().unwrap()]].concat());
-    assert!(out.status.success(), "{}", stderr(&out));
-    let mut rows: Vec<Vec<u64>> = csv::Reader::from_path(&table)
-        .unwrap()
-        .records()
-        .map(|r| r.unwrap().iter().skip(2).map(|f| f.parse().unwrap()).collect())
-        .collect();
-    rows.sort();
+fn manager_settings_give_the_same_counts_and_values() {
     let explicit = c4bdd::game::explicit::ExplicitSolution::solve(BoardSize::new(5, 3).unwrap()).unwrap();
     let want: Vec<Vec<u64>> = explicit
         .table()
@@ -98,7 +87,27 @@ fn a_capped_cache_gives_the_same_counts_and_values() {
         .enumerate()
         .map(|(ply, (a, b, c, d, e))| vec![ply as u64, a, b, c, d, e])
         .collect();
-    assert_eq!(rows, want, "solve --csv with a 256-entry cache holds the explicit solver's table");
+    let oracle = explicit::count_plies(BoardSize::new(5, 4).unwrap(), true).unwrap();
+    for setting in [&["--max-cache-entries", "256"][..], &["--gc-cache", "clear", "--gc-min-live", "2000"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("plies.csv");
+        let out = c4bdd(&[&["count", "-W", "5", "-H", "4", "--csv", csv.to_str().unwrap()], setting].concat());
+        assert!(out.status.success(), "{setting:?}: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(setting[0] != "--gc-cache" || !text.contains("(0 runs)"), "{setting:?}: no collection ran: {text}");
+        assert_eq!(csv_states(&csv), oracle.iter().map(|&c| c as u128).collect::<Vec<_>>(), "{setting:?}");
+        let table = dir.path().join("table2.csv");
+        let args = ["solve", "-W", "5", "-H", "3", "--threads", "2", "--csv", table.to_str().unwrap()];
+        let out = c4bdd(&[&args[..], setting].concat());
+        assert!(out.status.success(), "{setting:?}: {}", stderr(&out));
+        let mut rows: Vec<Vec<u64>> = csv::Reader::from_path(&table)
+            .unwrap()
+            .records()
+            .map(|r| r.unwrap().iter().skip(2).map(|f| f.parse().unwrap()).collect())
+            .collect();
+        rows.sort();
+        assert_eq!(rows, want, "{setting:?}: solve --csv holds the explicit solver's table");
+    }
 }
 
 #[test]

@@ -374,7 +374,9 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     assert!(err.contains("bad.toml") && err.contains("grid.threads") && err.contains('0'), "{err}");
 }
 
-/// The cache ratio and the GC growth factor are grid axes too: each value
+/// The cache ratio, the GC growth factor, the cap on cache entries and what
+/// collections do with the cache are grid axes too (collections run: the
+/// spec's threshold is low): each value
 /// is a run named in its key and recorded in its row, every run counts the
 /// same positions, a spec without them keeps its keys, and a bad value names
 /// the grid and the key.
@@ -384,21 +386,28 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
     let body =
         "[grid]\nboards = [\"5x4\"]\ncache_ratio = [1, 4]\n\n[[also]]\nboards = [\"4x4\"]\ngc_growth = [1.5]\n\n\
                 [[also]]\nboards = [\"4x4\"]\n\n[[also]]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 1024]\n\n\
-                [manager]\ncache_ratio = 2\n";
+                [[also]]\nboards = [\"4x4\"]\ngc_cache = [\"keep\", \"clear\"]\n\n\
+                [manager]\ncache_ratio = 2\ngc_min_live = 1000\n";
     let out = dir.path().join("out");
     let rows = sweep_rows(dir.path(), "manager_axes", body, &out);
-    let keys: Vec<(&str, u64, f64, Option<u64>)> =
-        rows.iter().map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries)).collect();
+    // (key, cache ratio, GC growth, cap on cache entries, GC cache)
+    type Settings<'a> = (&'a str, u64, f64, Option<u64>, Option<&'a str>);
+    let keys: Vec<Settings> = rows
+        .iter()
+        .map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries, r.gc_cache.as_deref()))
+        .collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
     assert_eq!(
         keys,
         [
-            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0, default_cap),
-            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0, default_cap),
-            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5, default_cap),
-            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0, default_cap),
-            ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256)),
-            ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024)),
+            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0, default_cap, Some("keep")),
+            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0, default_cap, Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5, default_cap, Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0, default_cap, Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256), Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024), Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place/gc-cache-keep", 2, 2.0, default_cap, Some("keep")),
+            ("4x4/compressed/paper/count/whole/in-place/gc-cache-clear", 2, 2.0, default_cap, Some("clear")),
         ]
     );
     assert!(rows.iter().all(|r| r.status == "ok"));
@@ -415,6 +424,7 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
         (format!("{board}max_cache_entries = [1000]"), "grid.max_cache_entries: 1000"),
         (format!("{board}max_cache_entries = [128]"), "grid.max_cache_entries: 128"),
         (format!("{board}[manager]\nmax_cache_entries = 3"), "manager.max_cache_entries: 3"),
+        (format!("{board}gc_cache = [\"drop\"]"), "drop"),
     ] {
         let spec = write_spec(dir.path(), "bad", &format!("{bad}\n"));
         let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
