@@ -34,7 +34,7 @@ use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step, Step2};
 use super::node::{known_node, Node, FREE_LEVEL};
 use super::pairing::{pair_split, PairingData};
-use super::split3::{place, Shortcut, Split3Cache, Step3};
+use super::split3::{join3, place, Shortcut, Split3Cache, Step3};
 use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
@@ -412,13 +412,8 @@ impl<'a> Shared<'a> {
         let (h0, h1) = self.cofactors(h, level);
         let (low, high) =
             self.both(depth, || self.split3(f0, g0, h0, depth + 1), || self.split3(f1, g1, h1, depth + 1));
-        let (low, high) = (low?, high?);
-        let (fc, gc, hc) = ((f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1)));
-        let r = (
-            self.mk_known(level, low.0, high.0, [fc, gc])?,
-            self.mk_known(level, low.1, high.1, [fc, hc])?,
-            self.mk_known(level, low.2, high.2, [fc, fc])?,
-        );
+        let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
+        let r = join3(low?, high?, operands, |low, high, ops| self.mk_known(level, low, high, ops))?;
         self.split3_cache.put(f, g, h, r);
         Ok(r)
     }

@@ -166,15 +166,27 @@ impl Manager {
         let (h0, h1) = self.cofactors(h, level);
         let low = self.split3_rec(f0, g0, h0)?;
         let high = self.split3_rec(f1, g1, h1)?;
-        let (fc, gc, hc) = ((f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1)));
-        let r = (
-            self.mk_known(level, low.0, high.0, [fc, gc])?,
-            self.mk_known(level, low.1, high.1, [fc, hc])?,
-            self.mk_known(level, low.2, high.2, [fc, fc])?,
-        );
+        let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
+        let r = join3(low, high, operands, |low, high, ops| self.mk_known(level, low, high, ops))?;
         self.split3_cache.put(f, g, h, r);
         Ok(r)
     }
+}
+
+/// An operand and its cofactors at a step's level.
+type Cofactored = (u32, (u32, u32));
+
+/// The three results of a step from those of its halves, each node made by
+/// `mk` (a `mk_known` at the step's level), which is told the operands the
+/// result may equal: won may be `f` or `g`, drawn `f` or `h`, lost only `f`.
+#[inline(always)]
+pub(crate) fn join3(
+    low: (u32, u32, u32),
+    high: (u32, u32, u32),
+    [fc, gc, hc]: [Cofactored; 3],
+    mut mk: impl FnMut(u32, u32, [Cofactored; 2]) -> std::result::Result<u32, Full>,
+) -> Step3 {
+    Ok((mk(low.0, high.0, [fc, gc])?, mk(low.1, high.1, [fc, hc])?, mk(low.2, high.2, [fc, fc])?))
 }
 
 /// A step of [`Manager::split3`] without three-way recursion.
