@@ -162,6 +162,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         terminal_s: phases.map(|p| p.terminal_s),
         image_s: phases.map(|p| p.image_s),
         count_s: phases.map(|p| p.count_s),
+        split_s: phases.map(|p| p.split_s),
         cache_entry_bytes: Some(crate::bdd::CACHE_ENTRY_BYTES as u64),
         max_cache_entries: Some(config.max_cache_entries as u64),
         gc_cache: Some(crate::cli::value_name(&config.gc_cache)),

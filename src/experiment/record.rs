@@ -68,6 +68,11 @@ pub struct RunRow {
     pub image_s: Option<f64>,
     #[serde(default)]
     pub count_s: Option<f64>,
+    /// Seconds sorting states into won, drawn and lost (solve passes; 0 for
+    /// counts), as the other phases; empty in archives written before the
+    /// column existed (that time was then outside every phase).
+    #[serde(default)]
+    pub split_s: Option<f64>,
     /// Bytes of a computed-cache entry in the build that ran it; empty in
     /// archives written before the column existed (20 bytes then).
     #[serde(default)]
@@ -115,6 +120,8 @@ pub struct PlyRow {
     pub count_s: Option<f64>,
     #[serde(default)]
     pub gc_s: Option<f64>,
+    #[serde(default)]
+    pub split_s: Option<f64>,
 }
 
 impl PlyRow {
@@ -125,6 +132,7 @@ impl PlyRow {
             image_s: p.map(|p| p.image_s),
             count_s: p.map(|p| p.count_s),
             gc_s: p.map(|p| p.gc_s),
+            split_s: p.map(|p| p.split_s),
             ..self
         }
     }
@@ -203,7 +211,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 11] = [
+const ADDED_COLUMNS: [&str; 12] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -215,6 +223,7 @@ const ADDED_COLUMNS: [&str; 11] = [
     "cache_entry_bytes",
     "max_cache_entries",
     "gc_cache",
+    "split_s",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

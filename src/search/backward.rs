@@ -178,17 +178,19 @@ pub fn solve_resumable(
                 let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
                 space.manager.pin(to_lost);
                 let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
-                let m = &mut space.manager;
-                m.pin(to_draw);
-                let (win, draw, no_move) = with_retry(m, &[], |m| m.split3(alive, to_lost, to_draw))?;
-                for f in [win, draw, no_move] {
-                    m.pin(f);
-                }
-                m.unpin(to_lost);
-                m.unpin(to_draw);
-                let lost = pinned(m, |m| m.or(no_move, terminal))?;
-                m.unpin(no_move);
-                (win, draw, lost)
+                space.manager.pin(to_draw);
+                phases.time(space, Phase::Split, |s| {
+                    let m = &mut s.manager;
+                    let (win, draw, no_move) = with_retry(m, &[], |m| m.split3(alive, to_lost, to_draw))?;
+                    for f in [win, draw, no_move] {
+                        m.pin(f);
+                    }
+                    m.unpin(to_lost);
+                    m.unpin(to_draw);
+                    let lost = pinned(m, |m| m.or(no_move, terminal))?;
+                    m.unpin(no_move);
+                    Ok::<_, Error>((win, draw, lost))
+                })?
             }
         };
         if next.is_none() {

@@ -10,8 +10,7 @@ use crate::encoding::StateSpace;
 /// Seconds of one ply, or of a whole pass, by phase.
 ///
 /// Invariant: the phases of a ply add up to at most its `time_s`; the rest is
-/// bookkeeping (in a solve: sorting states into won, drawn and lost with
-/// `split` and `or`, and saving checkpoints).
+/// bookkeeping (pinning, saving checkpoints and solutions).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phases {
     /// Removing (count) or splitting off (solve) the terminal states, where
@@ -24,6 +23,16 @@ pub struct Phases {
     pub count_s: f64,
     /// Garbage collection.
     pub gc_s: f64,
+    /// Retrograde pass: sorting the non-terminal states into won, drawn and
+    /// lost (`split3`, then `or` with the terminal ones). Zero in the forward
+    /// pass, and not serialized then, so that records written before the
+    /// field keep their checksums.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_s: f64,
+}
+
+fn is_zero(s: &f64) -> bool {
+    *s == 0.0
 }
 
 /// A phase of [`Phases`].
@@ -33,6 +42,7 @@ pub enum Phase {
     Image,
     Count,
     Gc,
+    Split,
 }
 
 impl Phases {
@@ -49,6 +59,7 @@ impl Phases {
             Phase::Image => &mut self.image_s,
             Phase::Count => &mut self.count_s,
             Phase::Gc => &mut self.gc_s,
+            Phase::Split => &mut self.split_s,
         } += rest;
         r
     }
@@ -60,6 +71,7 @@ impl Phases {
             image_s: self.image_s + o.image_s,
             count_s: self.count_s + o.count_s,
             gc_s: self.gc_s + o.gc_s,
+            split_s: self.split_s + o.split_s,
         }
     }
 
@@ -69,12 +81,15 @@ impl Phases {
         plies.into_iter().try_fold(Phases::default(), |sum, p| p.map(|p| sum.plus(p)))
     }
 
-    /// One line of shares of `time_s`, e.g. `image 45.1%, terminal 30.2%, ...`.
+    /// One line of shares of `time_s`, e.g. `image 45.1%, terminal 30.2%, ...`
+    /// (with the share of sorting into won, drawn and lost when there is one).
     pub fn shares(&self, time_s: f64) -> String {
         let pct = |s: f64| if time_s > 0.0 { s / time_s * 100.0 } else { 0.0 };
-        let other = (time_s - self.terminal_s - self.image_s - self.count_s - self.gc_s).max(0.0);
+        let other = (time_s - self.terminal_s - self.image_s - self.count_s - self.gc_s - self.split_s).max(0.0);
+        let split =
+            if self.split_s > 0.0 { format!("won/drawn/lost {:.1}%, ", pct(self.split_s)) } else { String::new() };
         format!(
-            "image {:.1}%, terminal states {:.1}%, counting {:.1}%, GC {:.1}%, other {:.1}%",
+            "image {:.1}%, terminal states {:.1}%, {split}counting {:.1}%, GC {:.1}%, other {:.1}%",
             pct(self.image_s),
             pct(self.terminal_s),
             pct(self.count_s),

@@ -204,6 +204,8 @@ fn json_times_read_back_bit_for_bit() {
             image_s: time_s / 7.0,
             count_s: time_s * 1e-3,
             gc_s: time_s / 11.0,
+            // Zero (not serialized) in count records, set in solve records.
+            split_s: if ply % 2 == 0 { 0.0 } else { time_s / 13.0 },
         });
         records.push(PlyRecord {
             ply,

@@ -89,7 +89,7 @@ fn phases_fit_in_each_plys_time_and_add_up() {
     let retrograde: Vec<_> = summary.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
     for (pass, plies) in [("forward", &forward), ("retrograde", &retrograde)] {
         for &(ply, time_s, p) in plies {
-            let parts = [p.terminal_s, p.image_s, p.count_s, p.gc_s];
+            let parts = [p.terminal_s, p.image_s, p.count_s, p.gc_s, p.split_s];
             assert!(parts.iter().all(|&s| s >= 0.0), "{pass} ply {ply}: {p:?}");
             assert!(parts.iter().sum::<f64>() <= time_s + 1e-6, "{pass} ply {ply}: {p:?} in {time_s} s");
             assert!(p.count_s > 0.0, "{pass} ply {ply}: {p:?}");
@@ -98,9 +98,11 @@ fn phases_fit_in_each_plys_time_and_add_up() {
     let last = size.cells();
     for &(ply, _, p) in &forward {
         assert_eq!(ply == 0, p.image_s == 0.0 && p.terminal_s == 0.0, "forward ply {ply}: {p:?}");
+        assert_eq!(p.split_s, 0.0, "forward ply {ply}: {p:?}");
     }
     for &(ply, _, p) in &retrograde {
         assert_eq!(ply == last, p.image_s == 0.0, "retrograde ply {ply}: {p:?}");
+        assert_eq!(ply == last, p.split_s == 0.0, "retrograde ply {ply}: {p:?}");
         assert!(p.terminal_s > 0.0, "retrograde ply {ply}: {p:?}");
     }
     assert!(forward.iter().chain(&retrograde).any(|&(_, _, p)| p.gc_s > 0.0), "no collection inside a ply");
@@ -112,6 +114,7 @@ fn phases_fit_in_each_plys_time_and_add_up() {
         (total.image_s, sum(|p| p.image_s)),
         (total.count_s, sum(|p| p.count_s)),
         (total.gc_s, sum(|p| p.gc_s)),
+        (total.split_s, sum(|p| p.split_s)),
     ] {
         assert!((got - want).abs() < 1e-9, "{total:?}");
     }

@@ -87,13 +87,18 @@ fn smoke_spec_end_to_end() {
         // Where the time went: each ply's phases fit in its time, and the
         // run's are their sums; without termination none is spent on it.
         for p in &mine {
-            let phases = [p.terminal_s, p.image_s, p.count_s, p.gc_s].map(|s| s.unwrap());
+            let phases = [p.terminal_s, p.image_s, p.count_s, p.gc_s, p.split_s].map(|s| s.unwrap());
             assert!(phases.iter().all(|&s| s >= 0.0), "{} ply {}: {phases:?}", r.run, p.ply);
             assert!(phases.iter().sum::<f64>() <= p.time_s + 1e-6, "{} ply {}: {phases:?}", r.run, p.ply);
             assert!(r.terminal == "whole" || p.terminal_s == Some(0.0), "{} ply {}", r.run, p.ply);
         }
         let total = |f: fn(&PlyRow) -> Option<f64>| mine.iter().map(|p| f(p).unwrap()).sum::<f64>();
-        for (run, sum) in [(r.terminal_s, total(|p| p.terminal_s)), (r.image_s, total(|p| p.image_s))] {
+        let sums = [
+            (r.terminal_s, total(|p| p.terminal_s)),
+            (r.image_s, total(|p| p.image_s)),
+            (r.split_s, total(|p| p.split_s)),
+        ];
+        for (run, sum) in sums {
             assert!((run.unwrap() - sum).abs() < 1e-6, "{}: {run:?} against {sum}", r.run);
         }
         assert!(total(|p| p.image_s) > 0.0 && (r.count_s.unwrap() - total(|p| p.count_s)).abs() < 1e-6);
@@ -125,25 +130,31 @@ fn smoke_spec_end_to_end() {
     // empty and every other value stays.
     let runs_path = out.join("runs.csv");
     let plies_path = out.join("plies.csv");
-    drop_columns(&runs_path, &["cpu_s", "terminal_s", "image_s", "count_s"]);
-    drop_columns(&plies_path, &["rss_bytes", "peak_rss_bytes", "terminal_s", "image_s", "count_s", "gc_s"]);
+    drop_columns(&runs_path, &["cpu_s", "terminal_s", "image_s", "count_s", "split_s"]);
+    drop_columns(&plies_path, &["rss_bytes", "peak_rss_bytes", "terminal_s", "image_s", "count_s", "gc_s", "split_s"]);
     let upgraded = sweep(Path::new(&repo_file("experiments/smoke.toml")), &out, &[]);
     assert!(upgraded.status.success(), "{}", String::from_utf8_lossy(&upgraded.stderr));
     assert!(String::from_utf8_lossy(&upgraded.stdout).contains("0 runs ran"));
     let after: Vec<RunRow> = read_rows(&runs_path).unwrap();
     assert_eq!(after.len(), runs.len());
     for (a, r) in after.iter().zip(&runs) {
-        assert_eq!((a.cpu_s, a.terminal_s, a.image_s, a.count_s), (None, None, None, None), "{}", a.run);
-        let restored =
-            RunRow { cpu_s: r.cpu_s, terminal_s: r.terminal_s, image_s: r.image_s, count_s: r.count_s, ..a.clone() };
+        assert_eq!([a.cpu_s, a.terminal_s, a.image_s, a.count_s, a.split_s], [None; 5], "{}", a.run);
+        let restored = RunRow {
+            cpu_s: r.cpu_s,
+            terminal_s: r.terminal_s,
+            image_s: r.image_s,
+            count_s: r.count_s,
+            split_s: r.split_s,
+            ..a.clone()
+        };
         assert_eq!(restored, *r);
     }
     let after: Vec<PlyRow> = read_rows(&plies_path).unwrap();
     assert_eq!(after.len(), plies.len());
     for (a, p) in after.iter().zip(&plies) {
         let memory = [a.rss_bytes, a.peak_rss_bytes].map(|b| b.map(|b| b as f64));
-        let added = [memory[0], memory[1], a.terminal_s, a.image_s, a.count_s, a.gc_s];
-        assert_eq!(added, [None; 6], "{} ply {}", a.run, a.ply);
+        let added = [memory[0], memory[1], a.terminal_s, a.image_s, a.count_s, a.gc_s, a.split_s];
+        assert_eq!(added, [None; 7], "{} ply {}", a.run, a.ply);
         let restored = PlyRow {
             rss_bytes: p.rss_bytes,
             peak_rss_bytes: p.peak_rss_bytes,
@@ -151,6 +162,7 @@ fn smoke_spec_end_to_end() {
             image_s: p.image_s,
             count_s: p.count_s,
             gc_s: p.gc_s,
+            split_s: p.split_s,
             ..a.clone()
         };
         assert_eq!(restored, *p);
@@ -561,6 +573,7 @@ fn runs_with_checkpoints_resume_inside_a_run() {
             terminal_s: None,
             image_s: None,
             count_s: None,
+            split_s: None,
             ..r
         };
         rows.into_iter().map(clear).collect()
