@@ -65,8 +65,8 @@ pub struct SolvePly {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
     /// Where the ply's time went: splitting off its terminal states, the two
-    /// pre-images, counting (absent in records written before phases were
-    /// kept). The rest is sorting into won, drawn and lost, and saving.
+    /// pre-images, sorting into won, drawn and lost, counting (absent in
+    /// records written before phases were kept). The rest is saving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<Phases>,
 }
