@@ -11,8 +11,6 @@
 
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::manager::{GcCache, Manager};
 use super::node::Bdd;
 use super::reach;
@@ -25,22 +23,15 @@ impl Manager {
         let live_before = self.live_nodes() as u64;
         let roots: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
         let pool = self.pool.take();
-        // The three-way split's entries are not checked one by one: its
-        // results are not reused across the retrograde steps it serves.
-        self.split3_cache.clear();
         let keep_cache = self.config.gc_cache == GcCache::Keep;
-        let (table, cache) = (&mut self.table, &mut self.cache);
+        let (table, cache, split3) = (&mut self.table, &mut self.cache, &mut self.split3_cache);
         let mut collect = |parallel: bool| {
             let mut marked = vec![0u64; reach::words(table.slots())];
             marked[0] |= 0b11;
-            if parallel {
-                let bits = reach::atomic(&mut marked);
-                roots.par_iter().for_each(|&r| {
-                    reach::mark_parallel(&table.nodes, bits, r, 0);
-                });
-            } else {
-                reach::mark(&table.nodes, &mut marked, &roots);
-            }
+            reach::mark_roots(&table.nodes, &mut marked, &roots, parallel);
+            // The three-way split's entries are not checked one by one: its
+            // results are not reused across the retrograde steps it serves.
+            split3.clear(parallel);
             let is_marked = |i: usize| marked[i / 64] & (1u64 << (i % 64)) != 0;
             let freed = table.sweep(is_marked, parallel) as u64;
             if keep_cache {

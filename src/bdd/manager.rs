@@ -406,7 +406,7 @@ impl Manager {
     /// answered from an earlier iteration's results).
     pub fn clear_cache(&mut self) {
         self.cache.clear();
-        self.split3_cache.clear();
+        self.split3_cache.clear(false);
     }
 
     /// Time spent in garbage collection so far (as in [`Manager::stats`]).

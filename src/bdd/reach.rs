@@ -10,6 +10,8 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rayon::prelude::*;
+
 use super::node::Node;
 use super::par::SPAWN_DEPTH;
 
@@ -77,17 +79,23 @@ pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u
     marked
 }
 
+/// [`mark`], or with `parallel` on the current rayon pool: the roots in
+/// parallel, each by [`mark_parallel`].
+pub(crate) fn mark_roots(nodes: &[Node], bits: &mut [u64], roots: &[u32], parallel: bool) -> usize {
+    if !parallel {
+        return mark(nodes, bits, roots);
+    }
+    let bits = atomic(bits);
+    roots.par_iter().map(|&r| mark_parallel(nodes, bits, r, 0)).sum()
+}
+
 impl super::manager::Manager {
-    /// [`mark`] on the manager's pool if it has one (each root's nodes by
-    /// [`mark_parallel`]), else on the calling thread.
+    /// [`mark_roots`] on the manager's pool if it has one, else on the calling thread.
     pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
         let nodes = &self.table.nodes;
         match &self.pool {
-            Some(pool) => {
-                let bits = atomic(bits);
-                pool.install(|| roots.iter().map(|&r| mark_parallel(nodes, bits, r, 0)).sum())
-            }
-            None => mark(nodes, bits, roots),
+            Some(pool) => pool.install(|| mark_roots(nodes, bits, roots, true)),
+            None => mark_roots(nodes, bits, roots, false),
         }
     }
 }

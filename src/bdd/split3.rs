@@ -22,6 +22,7 @@
 use std::sync::atomic::Ordering;
 
 use portable_atomic::AtomicU128;
+use rayon::prelude::*;
 
 use super::cache::Op;
 use super::manager::Manager;
@@ -66,10 +67,13 @@ impl Split3Cache {
         }
     }
 
-    /// Forget every entry.
-    pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s = Slot::default();
+    /// Forget every entry (with `parallel`, on the current rayon pool).
+    pub fn clear(&mut self, parallel: bool) {
+        let empty = |chunk: &mut [Slot]| chunk.iter_mut().for_each(|s| *s = Slot::default());
+        if parallel {
+            self.slots.par_chunks_mut(1 << 15).for_each(empty);
+        } else {
+            empty(&mut self.slots);
         }
     }
 

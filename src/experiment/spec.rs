@@ -320,13 +320,25 @@ impl RunSpec {
     }
 }
 
-/// A manager setting's values: the grid's list when the grid sweeps it, else `[manager]`'s one value.
-fn axis<T: Copy>(swept: bool, values: &[T], fixed: T) -> Vec<T> {
-    if swept {
-        values.to_vec()
-    } else {
-        vec![fixed]
+/// Each of `settings` once per value in `values` (set by `set`), in order;
+/// `settings` as they are when the grid does not sweep that setting.
+fn cross<T: Copy>(
+    settings: Vec<ManagerSettings>,
+    values: &[T],
+    set: impl Fn(&mut ManagerSettings, T),
+) -> Vec<ManagerSettings> {
+    if values.is_empty() {
+        return settings;
     }
+    let mut out = Vec::with_capacity(settings.len() * values.len());
+    for m in &settings {
+        for &v in values {
+            let mut m = m.clone();
+            set(&mut m, v);
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// Parse a board written `WxH`.
@@ -435,27 +447,16 @@ impl ExperimentSpec {
             max_cache_entries: !g.max_cache_entries.is_empty(),
             gc_cache: !g.gc_cache.is_empty(),
         };
-        let ratios = axis(swept.cache_ratio, &g.cache_ratio, self.manager.cache_ratio);
-        let caps = axis(swept.max_cache_entries, &g.max_cache_entries, self.manager.max_cache_entries);
-        let growths = axis(swept.gc_growth, &g.gc_growth, self.manager.gc_growth);
-        let gc_caches = axis(swept.gc_cache, &g.gc_cache, self.manager.gc_cache);
-        let mut out = Vec::new();
-        for &cache_ratio in &ratios {
-            for &gc_growth in &growths {
-                for &max_cache_entries in &caps {
-                    for &gc_cache in &gc_caches {
-                        let m = ManagerSettings {
-                            cache_ratio,
-                            gc_growth,
-                            max_cache_entries,
-                            gc_cache,
-                            ..self.manager.clone()
-                        };
-                        m.check(at)?;
-                        out.push((m, swept));
-                    }
-                }
-            }
+        // Each axis multiplies the settings so far, the earlier axes outermost.
+        let mut settings = vec![self.manager.clone()];
+        settings = cross(settings, &g.cache_ratio, |m, v| m.cache_ratio = v);
+        settings = cross(settings, &g.gc_growth, |m, v| m.gc_growth = v);
+        settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
+        settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
+        let mut out = Vec::with_capacity(settings.len());
+        for m in settings {
+            m.check(at)?;
+            out.push((m, swept));
         }
         Ok(out)
     }
