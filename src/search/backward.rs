@@ -146,15 +146,20 @@ pub fn solve_resumable(
         on_ply(p);
         plies.push(*p);
     }
-    // (win, draw, lost) of the ply after the current one, pinned.
-    let mut next: Option<(Bdd, Bdd, Bdd)> = None;
+    // (draw, lost) of the ply after the current one, pinned: the pre-images
+    // need no more of it (its win is released once it is stored).
+    let mut next: Option<(Bdd, Bdd)> = None;
+    // Whether the lowest ply solved so far has won and drawn positions.
+    let mut lowest_values = None;
     if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
         let states = layers[p.ply as usize];
         let m = &mut space.manager;
         let decided = pinned(m, |m| m.or(win, lost))?;
         let draw = pinned(m, |m| m.diff(states, decided))?;
         m.unpin(decided);
-        next = Some((win, draw, lost));
+        m.unpin(win);
+        next = Some((draw, lost));
+        lowest_values = Some((win != Bdd::FALSE, draw != Bdd::FALSE));
     }
     // The states of solved plies are not needed again (the loop unpins the rest).
     for p in &resume.solved {
@@ -174,7 +179,7 @@ pub fn solve_resumable(
         space.manager.pin(terminal);
         let (win, draw, lost) = match next {
             None => (Bdd::FALSE, alive, terminal),
-            Some((_, next_draw, next_lost)) => {
+            Some((next_draw, next_lost)) => {
                 let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
                 space.manager.pin(to_lost);
                 let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
@@ -233,25 +238,22 @@ pub fn solve_resumable(
         for f in [alive, terminal, states] {
             m.unpin(f);
         }
-        if let Some((a, b, c)) = next {
-            for f in [a, b, c] {
-                m.unpin(f);
-            }
+        if let Some((a, b)) = next {
+            m.unpin(a);
+            m.unpin(b);
         }
-        next = Some((win, draw, lost));
+        m.unpin(win);
+        next = Some((draw, lost));
+        lowest_values = Some((win != Bdd::FALSE, draw != Bdd::FALSE));
     }
-    let (win0, draw0, _) = next.expect("ply 0 was solved");
-    let value = if win0 != Bdd::FALSE {
-        Value::FirstPlayerWins
-    } else if draw0 != Bdd::FALSE {
-        Value::Draw
-    } else {
-        Value::SecondPlayerWins
+    let value = match lowest_values.expect("ply 0 was solved") {
+        (true, _) => Value::FirstPlayerWins,
+        (false, true) => Value::Draw,
+        (false, false) => Value::SecondPlayerWins,
     };
-    if let Some((a, b, c)) = next {
-        for f in [a, b, c] {
-            space.manager.unpin(f);
-        }
+    if let Some((a, b)) = next {
+        space.manager.unpin(a);
+        space.manager.unpin(b);
     }
     rules.release(&mut space.manager);
     plies.reverse();
