@@ -12,7 +12,9 @@
 /// by [`grown_capacity`], for the peak's slots) and the computed cache (a
 /// power of two at least the slots over `config.cache_ratio`, at most
 /// `config.max_cache_entries`). Measured peak RSS beyond this is the free
-/// set (a bit a slot), the memo of counting and saving, and the process itself.
+/// set (a bit a slot), the memo of counting and saving, the three-way
+/// split's table in a solve (an eighth of the cache's bytes), and the
+/// process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     model_bytes_with(peak_nodes, config, CACHE_ENTRY_BYTES)
 }

@@ -58,7 +58,8 @@ counting (4 bytes a slot and 16 a counted node before commit 3c76f69; since then
 a counted node), that of saving a checkpoint (about 28 bytes a saved node before commit 1cf5af4, then 4 bytes a \
 slot; since commit 0b5610c 1.5 bits a slot and 8 bytes a saved node), the old cache beside the new while it doubled (before commit \
 3a9a126), a copy of the arena or cache while it grew (before commit 30d3ec9: its huge-page advice split the \
-mapping, so it could not grow in place) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
+mapping, so it could not grow in place), in solves since commit c83cfcd the three-way split's table (32 bytes \
+an entry, a sixteenth as many entries as the computed cache: an eighth of its bytes) and the process itself (about 10 MB). Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
 | sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
         OLD_MAX_CACHE_ENTRIES.trailing_zeros(),
