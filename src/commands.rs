@@ -98,7 +98,7 @@ pub fn count(args: CountArgs) -> Result<()> {
     let mut full = crate::bdd::Bdd::FALSE;
     // Summed over the plies counted here: (plain nodes, nodes with complement edges).
     let mut complement = (0u64, 0u64);
-    let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
+    let result = forward_from(&mut space, &rules, resume, false, false, |space, r, states| {
         show(r);
         records.push(*r);
         if args.complement_edges {

@@ -127,7 +127,7 @@ pub fn run(json: &str) -> Result<()> {
                 send(Line::Ply(*r));
             }
             let earlier: f64 = records.iter().map(|r| r.time_s).sum();
-            let result = forward_from(&mut space, &rules, resume, false, |space, r, states| {
+            let result = forward_from(&mut space, &rules, resume, false, false, |space, r, states| {
                 send(Line::Ply(*r));
                 records.push(*r);
                 checkpoint.save(space, &records, states)

@@ -9,6 +9,15 @@
 //! lost_i = (states_i ∧ ¬terminal ∧ ¬win_i ∧ ¬draw_i) ∨ (states_i ∧ terminal)
 //! ```
 //!
+//! Below the last ply the terminal states need not be split off: a state of
+//! ply `i + 1` is reached from a non-terminal state of ply `i`, so its mover's
+//! opponent (who moved last at ply `i`) has no four in a row in it, nor in any
+//! state of ply `i` from which it is one disc away. So the pre-images of sets
+//! of ply `i + 1` hold no terminal state of ply `i`, every terminal state falls
+//! into `lost_i`, and one three-way split of `states_i` by the two pre-images
+//! gives `win_i`, `draw_i` and `lost_i`. The terminal states are then counted
+//! by the forward pass (`PlyRecord::terminal`), where they are split off anyway.
+//!
 //! Every BDD that must survive a collection is pinned while it is needed.
 
 use std::time::Instant;
@@ -131,7 +140,7 @@ pub fn solve_resumable(
     let mut layers = resume.layers;
     let mut records = resume.forward.clone();
     let from = layers.last().map(|&states| Resume { records: resume.forward, states });
-    let (forward, _) = forward_from(space, &rules, from, false, |space, record, states| {
+    let (forward, _) = forward_from(space, &rules, from, false, true, |space, record, states| {
         space.manager.pin(states);
         layers.push(states);
         records.push(*record);
@@ -174,45 +183,57 @@ pub fn solve_resumable(
         phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
         let frame = rules.frame_of(i);
         let states = layers[i as usize];
-        let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
-        space.manager.pin(alive);
-        space.manager.pin(terminal);
-        let (win, draw, lost) = match next {
-            None => (Bdd::FALSE, alive, terminal),
+        // (win, draw, lost), pinned, and the terminal states where this ply
+        // splits them off (the last ply; see the module documentation).
+        let (win, draw, lost, terminal) = match next {
+            None => {
+                let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
+                space.manager.pin(alive);
+                space.manager.pin(terminal);
+                (Bdd::FALSE, alive, terminal, Some(terminal))
+            }
             Some((next_draw, next_lost)) => {
                 let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
                 space.manager.pin(to_lost);
                 let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
                 space.manager.pin(to_draw);
-                phases.time(space, Phase::Split, |s| {
+                let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
                     let m = &mut s.manager;
-                    let (win, draw, no_move) = with_retry(m, &[], |m| m.split3(alive, to_lost, to_draw))?;
-                    for f in [win, draw, no_move] {
+                    let r = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
+                    for f in [r.0, r.1, r.2] {
                         m.pin(f);
                     }
                     m.unpin(to_lost);
                     m.unpin(to_draw);
-                    let lost = pinned(m, |m| m.or(no_move, terminal))?;
-                    m.unpin(no_move);
-                    Ok::<_, Error>((win, draw, lost))
-                })?
+                    Ok::<_, Error>(r)
+                })?;
+                (win, draw, lost, None)
             }
         };
-        if next.is_none() {
-            space.manager.pin(draw);
-            space.manager.pin(lost);
-        }
+        // The terminal count: counted above, by the forward pass, or (in a
+        // checkpoint made before the forward pass counted it) split off for it.
+        let terminal = match (terminal, records[i as usize].terminal) {
+            (None, None) => {
+                let (_, t) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
+                Some(t)
+            }
+            (t, _) => t,
+        };
         // One memo for all counts: the plies' sets share most of their nodes.
         // The stored nodes are those of win and lost, added first.
-        let (nodes, [w, l, d, t]) = phases.time(space, Phase::Count, |s| {
+        let (nodes, [w, l, d], t) = phases.time(space, Phase::Count, |s| {
             let mut counter = s.manager.counter(s.layout.set(frame));
             counter.add(win);
             counter.add(lost);
             let nodes = counter.visited() as u64;
             counter.add(draw);
-            counter.add(terminal);
-            (nodes, [win, lost, draw, terminal].map(|f| counter.count(f)))
+            if let Some(t) = terminal {
+                counter.add(t);
+            }
+            let counts = [win, lost, draw].map(|f| counter.count(f));
+            (nodes, counts, terminal.map(|t| counter.count(t)))
         });
+        let t = t.or(records[i as usize].terminal).expect("the terminal states were counted");
         let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
         let record = SolvePly {
             ply: i,
@@ -235,14 +256,13 @@ pub fn solve_resumable(
             c.save_solved(space, &record, win, lost)?;
         }
         let m = &mut space.manager;
-        for f in [alive, terminal, states] {
+        for f in [win, states] {
             m.unpin(f);
         }
         if let Some((a, b)) = next {
             m.unpin(a);
             m.unpin(b);
         }
-        m.unpin(win);
         next = Some((draw, lost));
         lowest_values = Some((win != Bdd::FALSE, draw != Bdd::FALSE));
     }

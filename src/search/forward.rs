@@ -97,10 +97,16 @@ pub struct PlyRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
     /// Where the ply's time went: removing the previous ply's terminal
-    /// states, the image, counting this ply (absent in records written before
-    /// phases were kept, and then not serialized, as above).
+    /// states (in a solve's forward pass, this ply's), the image, counting
+    /// this ply (absent in records written before phases were kept, and then
+    /// not serialized, as above).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<Phases>,
+    /// Positions where the player who just moved has four in a row, counted
+    /// by a pass that keeps its layers (a solve's) on every ply but the last;
+    /// absent otherwise, and then not serialized, as above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<u128>,
 }
 
 /// The result of a whole forward pass.
@@ -294,7 +300,7 @@ pub fn forward_with(
     keep_layers: bool,
     mut on_ply: impl FnMut(&PlyRecord),
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
-    forward_from(space, rules, None, keep_layers, |_, r, _| {
+    forward_from(space, rules, None, keep_layers, false, |_, r, _| {
         on_ply(r);
         Ok(())
     })
@@ -310,12 +316,14 @@ pub struct Resume {
 /// The general forward pass: from the empty board or from `resume`;
 /// `on_ply` sees each new ply's record and states (e.g. to checkpoint them)
 /// and may stop the pass with an error. BDDs `on_ply` builds and keeps must
-/// be pinned: later plies collect garbage.
+/// be pinned: later plies collect garbage. With `count_terminal`, each
+/// record but the last counts its terminal states ([`PlyRecord::terminal`]).
 pub fn forward_from(
     space: &mut StateSpace,
     rules: &Transition,
     resume: Option<Resume>,
     keep_layers: bool,
+    count_terminal: bool,
     mut on_ply: impl FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()>,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     assert!(!(keep_layers && resume.is_some()), "a resumed pass has no earlier layers to keep");
@@ -339,8 +347,31 @@ pub fn forward_from(
             space.manager.pin(current);
             layers.push(current);
         }
+        // With `count_terminal` the image's sources are split off before the
+        // record and counted with the ply's states (one memo): a solve's
+        // retrograde step takes the terminal count from the record (`backward`).
+        let mut sources = None;
+        if count_terminal && ply < cells && !(resumed && ply == first) {
+            // The states are counted and handed to `on_ply` after collections.
+            space.manager.pin(current);
+            let alive = remove_terminal(space, rules, ply, current, &mut phases);
+            space.manager.unpin(current);
+            let alive = alive?;
+            space.manager.pin(alive);
+            sources = Some(alive);
+        }
         if !(resumed && ply == first) {
-            let (states, nodes) = phases.time(space, Phase::Count, |s| s.count_and_size(current, frame));
+            let (states, nodes, terminal) = phases.time(space, Phase::Count, |s| {
+                let mut counter = s.manager.counter(s.layout.set(frame));
+                counter.add(current);
+                let nodes = counter.visited();
+                if let Some(alive) = sources {
+                    counter.add(alive);
+                }
+                let states = counter.count(current);
+                let terminal = sources.map(|alive| states - counter.count(alive));
+                (states, nodes, terminal)
+            });
             let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
             let record = PlyRecord {
                 ply,
@@ -351,6 +382,7 @@ pub fn forward_from(
                 rss_bytes,
                 peak_rss_bytes,
                 phases: Some(phases),
+                terminal,
             };
             on_ply(space, &record, current)?;
             plies.push(record);
@@ -360,7 +392,14 @@ pub fn forward_from(
         }
         ply_start = Instant::now();
         phases = Phases::default();
-        current = step_timed(space, rules, ply, current, &mut phases)?;
+        current = match sources {
+            Some(alive) => {
+                let next = image_timed(space, rules, ply, alive, &mut phases);
+                space.manager.unpin(alive);
+                next?
+            }
+            None => step_timed(space, rules, ply, current, &mut phases)?,
+        };
     }
     let stats = space.manager.stats();
     let summary = ForwardSummary {
@@ -382,11 +421,28 @@ pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -
 
 /// [`step`], adding the time of its phases to `phases`.
 fn step_timed(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd, phases: &mut Phases) -> Result<Bdd> {
+    let alive = remove_terminal(space, rules, ply, states, phases)?;
+    image_timed(space, rules, ply, alive, phases)
+}
+
+/// The non-terminal states among `states` (of ply `ply`), the sources of its image.
+fn remove_terminal(
+    space: &mut StateSpace,
+    rules: &Transition,
+    ply: u32,
+    states: Bdd,
+    phases: &mut Phases,
+) -> Result<Bdd> {
     let mut alive = states;
     for &t in &rules.terminal[ply as usize % 2] {
         alive = phases.time(space, Phase::Terminal, |s| with_retry(&mut s.manager, &[alive], |m| m.diff(alive, t)))?;
         phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive]));
     }
+    Ok(alive)
+}
+
+/// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
+fn image_timed(space: &mut StateSpace, rules: &Transition, ply: u32, alive: Bdd, phases: &mut Phases) -> Result<Bdd> {
     let next = phases.time(space, Phase::Image, |s| rules.image(s, ply, alive))?;
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive, next]));
     Ok(next)

@@ -142,6 +142,52 @@ fn killed_solves_resume_to_the_uninterrupted_solution() {
     assert!(resumed >= 3, "only {resumed} of 6 reruns resumed from a checkpoint");
 }
 
+/// A solve checkpoint whose forward records lack the terminal counts (as the
+/// forward pass wrote them before it counted them) resumes to the same rows:
+/// the retrograde pass then splits the terminal states off to count them.
+#[test]
+fn solve_checkpoints_without_terminal_counts_resume_to_the_same_rows() {
+    use c4bdd::search::{PlyRecord, SolvePly};
+    /// The checksummed part of the checkpoint, its fields in the file's order.
+    #[derive(serde::Serialize)]
+    struct Progress {
+        forward: Vec<PlyRecord>,
+        solved: Vec<SolvePly>,
+        solved_file: Option<String>,
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["solve", "-W", "5", "-H", "4"];
+    let reference = dir.path().join("reference.csv");
+    assert!(c4bdd(&[&board[..], &["--csv", reference.to_str().unwrap()]].concat()).status.success());
+    let (ck, csv) = (dir.path().join("ck"), dir.path().join("resumed.csv"));
+    let args = [&board[..], &["--checkpoint", ck.to_str().unwrap(), "--csv", csv.to_str().unwrap()]].concat();
+    // The node limit stops the solve inside its retrograde pass.
+    let stopped = c4bdd(&[&args[..], &["--max-nodes", "200000"]].concat());
+    assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let path = ck.join("solve-checkpoint.json");
+    let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let part = |key: &str| file["progress"][key].clone();
+    let mut progress = Progress {
+        forward: serde_json::from_value(part("forward")).unwrap(),
+        solved: serde_json::from_value(part("solved")).unwrap(),
+        solved_file: serde_json::from_value(part("solved_file")).unwrap(),
+    };
+    let last = progress.forward.len() - 1;
+    assert!(progress.forward[..last].iter().all(|r| r.terminal.is_some()), "a solve counts terminal states");
+    assert!(!progress.solved.is_empty() && progress.solved.len() < last, "stopped inside the retrograde pass");
+    for r in &mut progress.forward {
+        r.terminal = None;
+    }
+    let text = serde_json::to_string(&progress).unwrap();
+    file["progress"] = serde_json::from_str(&text).unwrap();
+    file["progress_crc32"] = crc32fast::hash(text.as_bytes()).into();
+    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    let done = c4bdd(&args);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert!(String::from_utf8_lossy(&done.stdout).contains("resumed from the checkpoint"));
+    assert_eq!(solve_rows(&csv), solve_rows(&reference));
+}
+
 #[test]
 fn solve_checkpoints_of_another_setup_or_damaged_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -216,6 +262,8 @@ fn json_times_read_back_bit_for_bit() {
             rss_bytes: rss,
             peak_rss_bytes: rss.map(|r| r + (x >> 50)),
             phases,
+            // Counted by a solve's forward pass, absent in a count's.
+            terminal: (ply % 2 == 1).then_some(x as u128 >> 7),
         });
     }
     let text = serde_json::to_string(&records).unwrap();
