@@ -4,9 +4,10 @@
 //! split3(f, g, h) = (f ∧ g,  f ∧ ¬g ∧ h,  f ∧ ¬g ∧ ¬h)
 //! ```
 //!
-//! With `f` a ply's non-terminal states, `g` the pre-image of the next ply's
-//! lost states and `h` that of its drawn ones, these are the won, drawn and
-//! (moving into a win only) lost states. Two [`Manager::split`]s give the same
+//! With `f` a ply's states, `g` the pre-image of the next ply's lost states
+//! and `h` that of its drawn ones, these are the won, drawn and lost states
+//! (the terminal ones among the last: the pre-images hold none of them; see
+//! `search::backward`). Two [`Manager::split`]s give the same
 //! results, the second over the intermediate `f ∧ ¬g`, whose nodes are built
 //! only to be taken apart again.
 //!
