@@ -1,7 +1,7 @@
 //! What the report reads: every sweep directory under `results/`, and the
 //! paper's tables. Nothing here computes a BDD.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -133,6 +133,20 @@ impl Archive {
             .iter()
             .filter(|r| r.ok() && r.single_threaded() && keep(r))
             .min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
+    }
+
+    /// [`Archive::best`], or where no single-threaded run matches, the fastest
+    /// finished run on more threads: for results that do not depend on the
+    /// threads, such as a solve's plies (`plots/threads.md` checks that).
+    pub fn best_any_threads(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
+        self.best(&keep).or_else(|| {
+            self.runs.iter().filter(|r| r.ok() && keep(r)).min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
+        })
+    }
+
+    /// Boards with a finished solve, on any number of threads.
+    pub fn solved_boards(&self) -> BTreeSet<BoardSize> {
+        self.runs.iter().filter(|r| r.ok() && r.row.pass == "solve").map(|r| r.board()).collect()
     }
 
     /// The status of the last unfinished single-threaded run matching a filter, if any.

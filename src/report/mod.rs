@@ -106,9 +106,9 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     out.note("table1.csv".into(), "the same as CSV");
 
     // Table 2 for every solved board, and 7x6 beside the paper.
-    let solved: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == "solve").map(|r| r.board()).collect();
+    let solved = archive.solved_boards();
     for board in &solved {
-        let run = archive.best(|r| r.row.pass == "solve" && r.board() == *board).expect("a solved run");
+        let run = archive.best_any_threads(|r| r.row.pass == "solve" && r.board() == *board).expect("a solved run");
         let name = format!("table2-{board}.md");
         write_file(&opts.plots.join(&name), &tables::table2_markdown(run))?;
         out.note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");

@@ -208,14 +208,15 @@ board, without BDDs (`cargo test --release -- --ignored`).\n"
     if solved.is_empty() {
         s += "None yet.\n";
     } else {
-        s += "| board | value of the empty board | time | peak nodes | peak RSS MB | solution MB |\n|---|---|---:|---:|---:|---:|\n";
+        s += "| board | value of the empty board | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---:|---:|---:|---:|---:|\n";
         for board in solved {
-            let r = archive.best(|r| r.row.pass == "solve" && r.board() == *board).expect("solved");
+            let r = archive.best_any_threads(|r| r.row.pass == "solve" && r.board() == *board).expect("solved");
             let _ = writeln!(
                 s,
-                "| {board} | {} | {:.2} s | {} | {:.1} | {} |",
+                "| {board} | {} | {:.2} s | {} | {} | {:.1} | {} |",
                 r.row.value.as_deref().unwrap_or("?"),
                 r.row.time_s,
+                r.row.threads.unwrap_or(1),
                 r.row.peak_nodes,
                 r.row.peak_rss_bytes as f64 / 1e6,
                 r.row.solution_bytes.map_or("–".into(), |b| format!("{:.1}", b as f64 / 1e6))
