@@ -24,9 +24,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::forward::{forward_from, with_retry, ForwardOptions, ForwardSummary, Resume, TerminalStrategy, Transition};
+use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume, TerminalStrategy};
 use super::phases::{Phase, Phases};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
+use super::transition::{with_retry, Transition};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};

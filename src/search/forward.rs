@@ -15,20 +15,20 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{Bdd, Manager, Pairing};
+use crate::bdd::Bdd;
 use crate::encoding::{Frame, StateSpace};
-use crate::error::{Error, Result};
-use crate::game::Player;
+use crate::error::Result;
 use crate::measure;
 
 use super::phases::{Phase, Phases};
+use super::transition::{with_retry, Transition};
 
 /// How the image of a ply is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum ImageStrategy {
     /// One relation (the disjunction of all column moves) per player, applied
-    /// with the in-place relational product ([`Manager::image`]): every ply's
+    /// with the in-place relational product (`Manager::image`): every ply's
     /// states live in frame A and the unchanged part of a successor is the
     /// predecessor's own sub-BDD.
     InPlace,
@@ -133,147 +133,6 @@ impl ForwardSummary {
             self.gc_s / self.time_s
         } else {
             0.0
-        }
-    }
-}
-
-/// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
-pub(crate) fn with_retry<T>(
-    m: &mut Manager,
-    roots: &[Bdd],
-    mut op: impl FnMut(&mut Manager) -> Result<T>,
-) -> Result<T> {
-    match op(m) {
-        Err(Error::NodeLimit { .. }) => {
-            m.gc(roots);
-            op(m)
-        }
-        r => r,
-    }
-}
-
-/// The relations and terminal BDDs, indexed by ply parity (0: the first
-/// player moves from the ply's states), pinned from `build` until `release`.
-pub struct Transition {
-    image: ImageStrategy,
-    /// The frame pairing of the in-place product (in-place strategy only).
-    pairing: Option<Pairing>,
-    /// Per parity: the relations from that ply's frame (one, or one per column).
-    moves: [Vec<Bdd>; 2],
-    /// Per parity: terminal BDDs over that ply's frame (one whole BDD, or one
-    /// per line; empty when off): the player who just moved has four in a row.
-    terminal: [Vec<Bdd>; 2],
-}
-
-impl Transition {
-    /// Build (and pin) the relations and terminal BDDs of both parities.
-    pub fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Transition> {
-        let mut moves = [Vec::new(), Vec::new()];
-        let mut terminal = [Vec::new(), Vec::new()];
-        let pairing = match opts.image {
-            ImageStrategy::InPlace => Some(space.pairing()?),
-            _ => None,
-        };
-        for parity in 0..2 {
-            let frame = opts.image.frame_of(parity);
-            let mover = if parity == 0 { Player::First } else { Player::Second };
-            let mut columns = space.column_moves(frame, mover)?;
-            let lines =
-                if opts.terminal == TerminalStrategy::Off { Vec::new() } else { space.lines(frame, mover.other())? };
-            terminal[parity as usize] = match opts.terminal {
-                TerminalStrategy::Whole | TerminalStrategy::Fused if !lines.is_empty() => {
-                    vec![space.manager.or_all(&lines)?]
-                }
-                _ => lines,
-            };
-            if opts.terminal == TerminalStrategy::Fused {
-                for t in std::mem::take(&mut terminal[parity as usize]) {
-                    for c in columns.iter_mut() {
-                        *c = space.manager.diff(*c, t)?;
-                    }
-                }
-            }
-            moves[parity as usize] = match opts.image {
-                ImageStrategy::Columns => columns,
-                ImageStrategy::Monolithic | ImageStrategy::InPlace => vec![space.manager.or_all(&columns)?],
-            };
-        }
-        let rules = Transition { image: opts.image, pairing, moves, terminal };
-        for f in rules.all() {
-            space.manager.pin(f);
-        }
-        Ok(rules)
-    }
-
-    fn all(&self) -> impl Iterator<Item = Bdd> + '_ {
-        self.moves.iter().chain(&self.terminal).flatten().copied()
-    }
-
-    /// The frame that holds the states of a ply.
-    pub fn frame_of(&self, ply: u32) -> Frame {
-        self.image.frame_of(ply)
-    }
-
-    /// The states among `states` (of ply `ply`) where the player who just
-    /// moved has not won, and those where they have: `(non-terminal, terminal)`.
-    /// Without termination every state is non-terminal.
-    pub fn split_terminal(&self, space: &mut StateSpace, ply: u32, states: Bdd) -> Result<(Bdd, Bdd)> {
-        let m = &mut space.manager;
-        if let [t] = self.terminal[ply as usize % 2][..] {
-            let (terminal, alive) = with_retry(m, &[states], |m| m.split(states, t))?;
-            return Ok((alive, terminal));
-        }
-        let mut alive = states;
-        for &t in &self.terminal[ply as usize % 2] {
-            alive = with_retry(m, &[states, alive], |m| m.diff(alive, t))?;
-        }
-        let terminal = with_retry(m, &[states, alive], |m| m.diff(states, alive))?;
-        Ok((alive, terminal))
-    }
-
-    /// The states of ply `ply` (in its frame) with a move into `target` (a
-    /// set of states of ply `ply + 1`, in that ply's frame): the pre-image.
-    pub fn preimage(&self, space: &mut StateSpace, ply: u32, target: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, target, false)
-    }
-
-    /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
-    fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, alive, true)
-    }
-
-    /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the relations; collects garbage between relations.
-    /// After the last one each pass decides: the forward pass collects once
-    /// per image, the retrograde pass once per ply (a collection after its
-    /// pre-image would set the next threshold from a peak).
-    fn apply_moves(&self, space: &mut StateSpace, ply: u32, f: Bdd, forward: bool) -> Result<Bdd> {
-        let m = &mut space.manager;
-        let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
-        let mut joined = Bdd::FALSE;
-        let relations = &self.moves[ply as usize % 2];
-        for (k, &rel) in relations.iter().enumerate() {
-            let part = with_retry(m, &[f, joined], |m| match (self.pairing, forward) {
-                (Some(pairing), true) => m.image(f, rel, pairing),
-                (Some(pairing), false) => m.preimage(f, rel, pairing),
-                (None, true) => m.and_exists(f, rel, set),
-                (None, false) => m.and_exists(rel, f, set),
-            })?;
-            joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
-            if k + 1 < relations.len() {
-                m.maybe_gc(&[f, joined]);
-            }
-        }
-        Ok(joined)
-    }
-
-    /// Unpin everything `build` pinned.
-    pub fn release(self, m: &mut Manager) {
-        for f in self.all() {
-            m.unpin(f);
-        }
-        if let Some(pairing) = self.pairing {
-            m.release_pairing(pairing);
         }
     }
 }
@@ -434,7 +293,7 @@ fn remove_terminal(
     phases: &mut Phases,
 ) -> Result<Bdd> {
     let mut alive = states;
-    for &t in &rules.terminal[ply as usize % 2] {
+    for &t in rules.terminal_of(ply) {
         alive = phases.time(space, Phase::Terminal, |s| with_retry(&mut s.manager, &[alive], |m| m.diff(alive, t)))?;
         phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive]));
     }

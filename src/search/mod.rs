@@ -9,13 +9,15 @@ pub mod forward;
 pub mod phases;
 pub mod solution;
 pub mod solve_checkpoint;
+pub mod transition;
 
 pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
 pub use forward::{
     forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
-    TerminalStrategy, Transition,
+    TerminalStrategy,
 };
 pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
 pub use solve_checkpoint::{SolveCheckpoint, SolveResume};
+pub use transition::Transition;
