@@ -96,12 +96,12 @@ impl Transition {
     /// Without termination every state is non-terminal.
     pub fn split_terminal(&self, space: &mut StateSpace, ply: u32, states: Bdd) -> Result<(Bdd, Bdd)> {
         let m = &mut space.manager;
-        if let [t] = self.terminal[ply as usize % 2][..] {
+        if let [t] = self.terminal_of(ply)[..] {
             let (terminal, alive) = with_retry(m, &[states], |m| m.split(states, t))?;
             return Ok((alive, terminal));
         }
         let mut alive = states;
-        for &t in &self.terminal[ply as usize % 2] {
+        for &t in self.terminal_of(ply) {
             alive = with_retry(m, &[states, alive], |m| m.diff(alive, t))?;
         }
         let terminal = with_retry(m, &[states, alive], |m| m.diff(states, alive))?;
