@@ -74,6 +74,10 @@ impl Stats {
                 out += &format!("{:<11} steps {:>12} hits {:>12} ({rate:.1}%)\n", op.name(), steps, self.hits_of(op));
             }
         }
+        out += &format!(
+            "nodes created {}, garbage collections {} ({} nodes freed)\n",
+            self.nodes_created, self.gc_runs, self.gc_freed
+        );
         if self.parallel_reruns > 0 {
             let (runs, secs) = (self.parallel_reruns, self.parallel_rerun_time.as_secs_f64());
             out +=

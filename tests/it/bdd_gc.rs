@@ -166,3 +166,25 @@ fn memory_grows_on_demand_from_a_small_start() {
     assert!(s.table_bytes < bound, "table bytes {} grow with the nodes ({} slots)", s.table_bytes, s.slots);
     let _ = f;
 }
+
+#[test]
+fn every_created_node_is_live_or_freed_on_one_thread_and_two() {
+    for threads in [1, 2] {
+        let mut m = Manager::new(Config { threads, ..Config::default() });
+        let x = m.add_vars(30).unwrap();
+        let all = m.var_set(&x).unwrap();
+        let mut kept = Vec::new();
+        for k in [5, 10, 15] {
+            let f = exactly_k(&mut m, &x, k);
+            m.pin(f);
+            kept.push((f, k));
+            m.gc(&[]);
+        }
+        let s = m.stats();
+        assert!(s.gc_runs == 3 && s.gc_freed > 0, "{threads} threads: the collections freed nodes");
+        assert_eq!(s.nodes_created - s.gc_freed, s.live, "{threads} threads: created = live + freed");
+        for (f, k) in kept {
+            assert_eq!(m.sat_count(f, all), binomial(30, k as u128));
+        }
+    }
+}
