@@ -148,6 +148,12 @@ pub struct SweepArgs {
     /// Run only the runs in these encodings, e.g. --encodings compressed (each must be in the spec).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub encodings: Vec<EncodingKind>,
+    /// Run only the runs in these variable orders, named as in the spec, e.g. --orders center-out (each must be in the spec).
+    #[arg(long, value_delimiter = ',')]
+    pub orders: Vec<String>,
+    /// Run only the runs on these numbers of threads, e.g. --threads 2 (each must be in the spec).
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Vec<usize>,
     /// Runs at once, each in its own process (each gets the spec's per-run limits,
     /// so the memory limit times JOBS should fit the machine).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -326,6 +332,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 shard: args.shard,
                 boards: args.boards,
                 encodings: args.encodings,
+                orders: args.orders,
+                threads: args.threads,
                 jobs: args.jobs as usize,
                 out: args.out,
                 results: args.results,

@@ -35,6 +35,10 @@ pub struct SweepOptions {
     pub boards: Vec<BoardSize>,
     /// Run only the runs in these encodings (all when empty); each must be in the spec.
     pub encodings: Vec<EncodingKind>,
+    /// Run only the runs in these variable orders, named as in the spec (all when empty); each must be in it.
+    pub orders: Vec<String>,
+    /// Run only the runs on these numbers of threads (all when empty); each must be in the spec.
+    pub threads: Vec<usize>,
     /// Runs at once, each in its own child process (at least 1).
     pub jobs: usize,
     /// Write into this directory instead of `results/<experiment>/<run-id>/`.
@@ -86,9 +90,10 @@ fn sweep_dir(opts: &SweepOptions, spec: &ExperimentSpec, host: &str, rev: &Revis
     parent.join(name)
 }
 
-/// The runs of the spec that `opts` selects (shard, boards, encodings), in
-/// spec order. A board or encoding the spec lacks, or a combination of them
-/// that selects no run, is an input error naming the spec.
+/// The runs of the spec that `opts` selects (shard, boards, encodings,
+/// orders, threads), in spec order. A board, encoding, order or number of
+/// threads the spec lacks, or a combination of them that selects no run, is an input error
+/// naming the spec.
 fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     let all = spec.runs().map_err(anyhow::Error::msg)?;
     let refuse = |message: String| Err(SpecError { path: opts.spec.clone(), message }.into());
@@ -98,12 +103,20 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     if let Some(e) = opts.encodings.iter().find(|e| !all.iter().any(|r| r.encoding == **e)) {
         return refuse(format!("--encodings {}: the spec has no run in this encoding", e.name()));
     }
+    if let Some(o) = opts.orders.iter().find(|o| !all.iter().any(|r| r.order == **o)) {
+        return refuse(format!("--orders {o}: the spec has no run in this order"));
+    }
+    if let Some(t) = opts.threads.iter().find(|t| !all.iter().any(|r| r.threads == **t)) {
+        return refuse(format!("--threads {t}: the spec has no run on this number of threads"));
+    }
     let wanted = |r: &RunSpec| {
         (opts.boards.is_empty() || opts.boards.contains(&r.size()))
             && (opts.encodings.is_empty() || opts.encodings.contains(&r.encoding))
+            && (opts.orders.is_empty() || opts.orders.contains(&r.order))
+            && (opts.threads.is_empty() || opts.threads.contains(&r.threads))
     };
     if !all.iter().any(wanted) {
-        return refuse("--boards and --encodings together select no run of the spec".into());
+        return refuse("--boards, --encodings, --orders and --threads together select no run of the spec".into());
     }
     Ok(match opts.shard {
         Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),

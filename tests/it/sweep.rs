@@ -712,8 +712,9 @@ fn boards_select_the_runs_of_a_spec() {
 }
 
 /// `--encodings` narrows a selection to the runs in those encodings (with
-/// `--boards`: the runs of those boards in those encodings); an encoding the
-/// spec lacks, or a combination that selects nothing, is an input error that
+/// `--boards`: the runs of those boards in those encodings), `--orders` and
+/// `--threads` to the runs in those orders and on those numbers of threads; an
+/// encoding, order or number of threads the spec lacks, or a combination that selects nothing, is an input error that
 /// writes nothing.
 #[test]
 fn encodings_select_the_runs_of_a_spec() {
@@ -743,6 +744,17 @@ fn encodings_select_the_runs_of_a_spec() {
     refused(&spec, &["--boards", "3x4", "--encodings", "cellwise"], "select no run", "absent1");
     let compressed_only = write_spec(dir.path(), "one", "[grid]\nboards = [\"3x3\"]\n");
     refused(&compressed_only, &["--encodings", "cellwise"], "cellwise", "absent2");
+    // --orders and --threads: the runs in those orders and on those numbers of threads only.
+    let body = "[grid]\nboards = [\"3x3\", \"4x3\"]\norders = [\"paper\", \"center-out\"]\nthreads = [1, 2]\n";
+    let grid = write_spec(dir.path(), "grid", body);
+    let two = dir.path().join("two");
+    let done = sweep(&grid, &two, &["--boards", "4x3", "--orders", "center-out", "--threads", "2"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let runs: Vec<String> = stable_runs(&two).into_iter().map(|r| r.0).collect();
+    assert_eq!(runs, ["4x3/compressed/center-out/count/whole/in-place/2-threads"]);
+    refused(&grid, &["--threads", "3"], "--threads 3", "absent3");
+    refused(&grid, &["--orders", "row-wise"], "--orders row-wise", "absent4");
+    refused(&compressed_only, &["--boards", "3x3", "--threads", "2"], "--threads 2", "absent5");
 }
 
 /// Runs at once whose memory limits add up to more than the machine has get
