@@ -155,6 +155,17 @@ impl Archive {
     }
 }
 
+/// The median of a non-empty list.
+pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
 /// One row of the paper's Table 1.
 #[derive(Clone, Debug, Deserialize)]
 pub struct PaperTable1Row {
@@ -191,5 +202,17 @@ impl Paper {
             table1: read_rows(&dir.join("paper-table1.csv"))?,
             table2: read_rows(&dir.join("paper-table2-7x6.csv"))?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_lists() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(vec![7.0]), 7.0);
     }
 }

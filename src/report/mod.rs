@@ -4,6 +4,7 @@
 
 pub mod data;
 pub mod memory;
+pub mod perf;
 pub mod plots;
 pub mod settings;
 pub mod tables;
@@ -229,6 +230,11 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     if let Some(text) = tables::threads_markdown(&archive) {
         write_file(&opts.plots.join("threads.md"), &text)?;
         out.note("threads.md".into(), "one thread against several: wall time, speed-up, CPU time, peak RSS");
+    }
+
+    if let Some(text) = perf::markdown(&archive) {
+        write_file(&opts.plots.join("perf.md"), &text)?;
+        out.note("perf.md".into(), "the speed board set: median time, CPU, GC share, RSS of repetitions per sweep");
     }
 
     if let Some(text) = settings::markdown(&archive) {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::data::{Archive, Run};
+use super::data::{median, Archive, Run};
 use crate::game::BoardSize;
 
 /// What a comparison holds fixed: the sweep and the run's configuration.
@@ -33,17 +33,6 @@ fn setting(r: &Run) -> Setting<'_> {
         gc_growth: r.row.gc_growth,
         gc_cache: r.row.gc_cache.as_deref().unwrap_or("keep"),
         gc_min_live: r.row.gc_min_live,
-    }
-}
-
-/// The median of a non-empty list.
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
     }
 }
 
@@ -112,16 +101,4 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
         }
     }
     (rows > 0).then_some(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::median;
-
-    #[test]
-    fn median_of_odd_and_even_lists() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
-        assert_eq!(median(vec![7.0]), 7.0);
-    }
 }

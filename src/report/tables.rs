@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{Archive, Paper, Run};
+use super::data::{median, Archive, Paper, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::OrderSpec;
 use crate::game::BoardSize;
@@ -92,7 +92,7 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or("–".into(), |x| x.to_string())
 }
 
-fn secs(v: Option<f64>) -> String {
+pub(crate) fn secs(v: Option<f64>) -> String {
     v.map_or("–".into(), |x| format!("{x:.2}"))
 }
 
@@ -244,41 +244,75 @@ on the machine's load when the run was made). Rank 1 = fewest peak nodes; orders
     Some(s)
 }
 
+/// The swept settings a run's key names after its image strategy (e.g.
+/// `gc-cache-clear`), without its threads and repetition; `-` for none.
+fn variant(run: &str) -> String {
+    let parts: Vec<&str> =
+        run.split('/').skip(6).filter(|p| !p.ends_with("-threads") && !p.starts_with("repeat-")).collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join("/")
+    }
+}
+
 /// One thread against several: per sweep, every configuration run with more
 /// than one thread count, each speed-up taken within its own sweep (the same
-/// machine, one run at a time).
+/// machine, one run at a time) between the medians of the repetitions.
 pub fn threads_markdown(archive: &Archive) -> Option<String> {
-    type Key<'a> = (&'a std::path::Path, BoardSize, &'a str, &'a str, &'a str);
+    type Key<'a> = (&'a std::path::Path, BoardSize, &'a str, &'a str, &'a str, &'a str, &'a str, String);
     let mut groups: BTreeMap<Key, Vec<&Run>> = BTreeMap::new();
     for r in archive.runs.iter().filter(|r| r.ok()) {
-        let key = (r.source.as_path(), r.board(), r.row.pass.as_str(), r.row.encoding.as_str(), r.row.order.as_str());
+        let row = &r.row;
+        let key = (
+            r.source.as_path(),
+            r.board(),
+            row.pass.as_str(),
+            row.encoding.as_str(),
+            row.order.as_str(),
+            row.terminal.as_str(),
+            row.image.as_str(),
+            variant(&row.run),
+        );
         groups.entry(key).or_default().push(r);
     }
     let mut s = String::from(
         "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
-one run at a time: wall time, speed-up over one thread, CPU time and peak RSS with threads, and whether \
-every ply (positions, BDD nodes, won/drawn/lost) equals the one-thread run's.\n\n\
-| sweep | board | pass | encoding | order | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes | same plies |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+one run at a time: per configuration (with the settings its sweep varies, e.g. `gc-cache-clear`) the runs \
+on one thread and on more (repetitions, made round after round with `repeats` in the spec), the median wall \
+time of each, the speed-up between the medians, the median CPU time and peak RSS, and whether every ply \
+(positions, BDD nodes, won/drawn/lost) of every run equals the first one-thread run's.\n\n\
+| sweep | board | pass | encoding | order | settings | runs, 1 / threads | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes | same plies |\n\
+|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let mut rows = 0;
-    for ((source, board, pass, encoding, order), runs) in groups {
-        let Some(one) = runs.iter().find(|r| r.single_threaded()) else { continue };
-        for many in runs.iter().filter(|r| !r.single_threaded()) {
+    for ((source, board, pass, encoding, order, _, _, variant), runs) in groups {
+        let (one, more): (Vec<&Run>, Vec<&Run>) = runs.iter().partition(|r| r.single_threaded());
+        let Some(first) = one.first() else { continue };
+        let mut by_threads: BTreeMap<u64, Vec<&Run>> = BTreeMap::new();
+        for r in more {
+            by_threads.entry(r.row.threads.unwrap_or(1)).or_default().push(r);
+        }
+        let time = |rs: &[&Run]| median(rs.iter().map(|r| r.row.time_s).collect());
+        let rss = |rs: &[&Run]| median(rs.iter().map(|r| r.row.peak_rss_bytes as f64 / 1e6).collect());
+        for (threads, many) in by_threads {
             rows += 1;
+            let cpu: Vec<f64> = many.iter().filter_map(|r| r.row.cpu_s).collect();
+            let cpu = secs((!cpu.is_empty()).then(|| median(cpu)));
+            let same = one.iter().chain(&many).all(|r| same_plies(first, r));
             let _ = writeln!(
                 s,
-                "| {} | {board} | {pass} | {encoding} | {order} | {:.2} | {} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
+                "| {} | {board} | {pass} | {encoding} | {order} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {cpu} | {:.0} / {:.0} | {} | {} |",
                 source.display(),
-                one.row.time_s,
-                many.row.threads.unwrap_or(1),
-                many.row.time_s,
-                one.row.time_s / many.row.time_s.max(1e-9),
-                secs(many.row.cpu_s),
-                one.row.peak_rss_bytes as f64 / 1e6,
-                many.row.peak_rss_bytes as f64 / 1e6,
-                one.row.peak_nodes,
-                if same_plies(one, many) { "yes" } else { "NO" },
+                one.len(),
+                many.len(),
+                time(&one),
+                time(&many),
+                time(&one) / time(&many).max(1e-9),
+                rss(&one),
+                rss(&many),
+                first.row.peak_nodes,
+                if same { "yes" } else { "NO" },
             );
         }
     }

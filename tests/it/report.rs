@@ -24,10 +24,34 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     .unwrap();
     let solve = dir.path().join("solve.toml");
     std::fs::write(&solve, "name = \"solved\"\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\norders = [\"paper\", \"center-out\", \"columns:2,4,1,3\"]\nthreads = [1, 2]\n").unwrap();
-    for s in [&spec, &solve] {
+    // A speed set with repetitions: plots/perf.md and threads.md take medians.
+    let perf = dir.path().join("perf.toml");
+    std::fs::write(&perf, "name = \"perf\"\nrepeats = 3\n[grid]\nboards = [\"4x4\"]\nthreads = [1, 2]\n").unwrap();
+    for s in [&spec, &solve, &perf] {
         let out = c4bdd(&["sweep", s.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
+    // The speed set's times, set so that the medians are known: one thread
+    // 3, 1 and 7 s, two threads 2, 4 and 0.5 s, in the order the rounds ran.
+    let perf_dir = std::fs::read_dir(results.join("perf")).unwrap().next().unwrap().unwrap().path();
+    let runs_csv = perf_dir.join("runs.csv");
+    let mut reader = csv::Reader::from_path(&runs_csv).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let (run_col, time_col) = (col("run"), col("time_s"));
+    let mut times = [vec![7.0, 1.0, 3.0], vec![0.5, 4.0, 2.0]];
+    let mut writer = csv::Writer::from_path(dir.path().join("runs.csv")).unwrap();
+    writer.write_record(&headers).unwrap();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let two = record[run_col].contains("/2-threads");
+        let time = times[two as usize].pop().unwrap().to_string();
+        let fields = record.iter().enumerate().map(|(i, f)| if i == time_col { time.as_str() } else { f });
+        writer.write_record(fields.collect::<Vec<_>>()).unwrap();
+    }
+    writer.flush().unwrap();
+    assert!(times.iter().all(|t| t.is_empty()), "three rounds of two runs");
+    std::fs::copy(dir.path().join("runs.csv"), &runs_csv).unwrap();
     let plots = dir.path().join("plots");
     let repro = dir.path().join("paper-repro.md");
     let (r, p, q, f) = (results.to_str().unwrap(), plots.to_str().unwrap(), repro.to_str().unwrap(), reference());
@@ -69,12 +93,28 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
             "{row}: {threads}"
         );
     }
+    // plots/perf.md and threads.md: per configuration the median of its
+    // three repetitions, whose times were set by hand above.
+    let perf_md = std::fs::read_to_string(plots.join("perf.md")).unwrap();
+    for row in [
+        "| 4x4 | paper | whole | in-place | 1 | 3 | 3.00 | 1.00 - 7.00 |",
+        "| 4x4 | paper | whole | in-place | 2 | 3 | 2.00 | 0.50 - 4.00 |",
+    ] {
+        let line = perf_md.lines().find(|l| l.contains(row));
+        assert!(line.is_some_and(|l| l.ends_with("| yes |")), "{row}: {perf_md}");
+    }
+    assert_eq!(perf_md.lines().filter(|l| l.starts_with("| perf/")).count(), 2, "{perf_md}");
+    let row = "| 4x4 | count | compressed | paper | - | 3 / 3 | 3.00 | 2 | 2.00 | 1.50x |";
+    assert!(threads.lines().any(|l| l.contains(row) && l.ends_with("| yes |")), "{row}: {threads}");
+    let archive = c4bdd::report::data::Archive::load(&results).unwrap();
     // The memory model beside each run's measured RSS (these small runs are
     // below the report's cut-off, so the table is made here without it).
-    let archive = c4bdd::report::data::Archive::load(&results).unwrap();
     let memory = c4bdd::report::memory::markdown(&archive, 0).unwrap();
     let single = archive.runs.iter().filter(|r| r.ok() && r.single_threaded()).count();
-    assert_eq!(memory.lines().filter(|l| l.starts_with("| fixture/") || l.starts_with("| solved/")).count(), single);
+    assert_eq!(
+        memory.lines().filter(|l| ["| fixture/", "| solved/", "| perf/"].iter().any(|p| l.starts_with(p))).count(),
+        single
+    );
     for r in archive.runs.iter().filter(|r| r.ok() && r.single_threaded()) {
         let model = c4bdd::report::memory::model_of(r);
         assert!(model >= 16 * r.row.peak_nodes, "{}: the model holds every peak node", r.row.run);
