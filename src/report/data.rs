@@ -35,6 +35,37 @@ impl Run {
     }
 }
 
+/// What the runs of one configuration share within a sweep: the sweep, pass,
+/// encoding, board, order, and terminal and image strategy (ordered so,
+/// for tables grouped by pass and encoding). Threads, manager settings and
+/// repetitions are left to each table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Configuration<'a> {
+    pub source: &'a Path,
+    pub pass: &'a str,
+    pub encoding: &'a str,
+    pub board: BoardSize,
+    pub order: &'a str,
+    pub terminal: &'a str,
+    pub image: &'a str,
+}
+
+impl Run {
+    /// The run's configuration (see [`Configuration`]).
+    pub fn configuration(&self) -> Configuration<'_> {
+        let row = &self.row;
+        Configuration {
+            source: &self.source,
+            pass: &row.pass,
+            encoding: &row.encoding,
+            board: self.board(),
+            order: &row.order,
+            terminal: &row.terminal,
+            image: &row.image,
+        }
+    }
+}
+
 /// Every run found under a results root.
 pub struct Archive {
     pub runs: Vec<Run>,

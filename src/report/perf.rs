@@ -5,37 +5,19 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
-use super::data::{median, Archive, Run};
+use super::data::{median, Archive, Configuration, Run};
 use super::tables::secs;
-use crate::game::BoardSize;
 
 /// The experiment whose sweeps the table reads.
 pub const EXPERIMENT: &str = "perf";
 
-/// What the repetitions of one configuration share: the sweep, pass,
-/// encoding, board, order, terminal and image strategy, and threads (the
-/// manager settings are the spec's defaults in every run of the set).
-type Config<'a> = (&'a Path, &'a str, &'a str, BoardSize, &'a str, &'a str, &'a str, u64);
-
 /// `plots/perf.md`, or `None` when the archive holds no finished run of the
 /// perf experiment.
 pub fn markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<Config, Vec<&Run>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Configuration, u64), Vec<&Run>> = BTreeMap::new();
     for r in archive.runs.iter().filter(|r| r.ok() && r.source.starts_with(EXPERIMENT)) {
-        let row = &r.row;
-        let key = (
-            r.source.as_path(),
-            row.pass.as_str(),
-            row.encoding.as_str(),
-            r.board(),
-            row.order.as_str(),
-            row.terminal.as_str(),
-            row.image.as_str(),
-            row.threads.unwrap_or(1),
-        );
-        groups.entry(key).or_default().push(r);
+        groups.entry((r.configuration(), r.row.threads.unwrap_or(1))).or_default().push(r);
     }
     if groups.is_empty() {
         return None;
@@ -49,7 +31,7 @@ Performance section sets these beside the paper's artifact and the oxidd crate.\
 | sweep | pass | encoding | board | order | terminal | image | threads | runs | median s | min - max s | CPU s | GC % | peak RSS MB | peak nodes | same positions |\n\
 |---|---|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n",
     );
-    for ((source, pass, encoding, board, order, terminal, image, threads), runs) in groups {
+    for ((c, threads), runs) in groups {
         let times: Vec<f64> = runs.iter().map(|r| r.row.time_s).collect();
         let (lo, hi) = times.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
         let cpu: Vec<f64> = runs.iter().filter_map(|r| r.row.cpu_s).collect();
@@ -60,8 +42,14 @@ Performance section sets these beside the paper's artifact and the oxidd crate.\
         let same = runs.iter().all(|r| r.row.positions == runs[0].row.positions);
         let _ = writeln!(
             s,
-            "| {} | {pass} | {encoding} | {board} | {order} | {terminal} | {image} | {threads} | {} | {:.2} | {lo:.2} - {hi:.2} | {cpu} | {gc:.1} | {rss:.0} | {peak} | {} |",
-            source.display(),
+            "| {} | {} | {} | {} | {} | {} | {} | {threads} | {} | {:.2} | {lo:.2} - {hi:.2} | {cpu} | {gc:.1} | {rss:.0} | {peak} | {} |",
+            c.source.display(),
+            c.pass,
+            c.encoding,
+            c.board,
+            c.order,
+            c.terminal,
+            c.image,
             runs.len(),
             median(times),
             if same { "yes" } else { "NO" },

@@ -6,13 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
-use super::data::{median, Archive, Run};
-use crate::game::BoardSize;
-
-/// What a comparison holds fixed: the sweep and the run's configuration.
-type Group<'a> = (&'a Path, BoardSize, &'a str, &'a str, &'a str, &'a str, &'a str, u64);
+use super::data::{median, Archive, Configuration, Run};
 
 /// What it varies, as the row records it: cache ratio, cap on cache entries
 /// (0 where the row predates the column), GC growth, what collections do
@@ -39,20 +34,9 @@ fn setting(r: &Run) -> Setting<'_> {
 /// `plots/settings.md`, or `None` when no sweep ran a configuration with
 /// more than one setting.
 pub fn markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<Group, Vec<&Run>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Configuration, u64), Vec<&Run>> = BTreeMap::new();
     for r in archive.runs.iter().filter(|r| r.ok()) {
-        let row = &r.row;
-        let key = (
-            r.source.as_path(),
-            r.board(),
-            row.pass.as_str(),
-            row.encoding.as_str(),
-            row.order.as_str(),
-            row.terminal.as_str(),
-            row.image.as_str(),
-            row.threads.unwrap_or(1),
-        );
-        groups.entry(key).or_default().push(r);
+        groups.entry((r.configuration(), r.row.threads.unwrap_or(1))).or_default().push(r);
     }
     let mut s = String::from(
         "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
@@ -65,7 +49,7 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
 |---|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
     );
     let mut rows = 0;
-    for ((source, board, pass, encoding, order, _, _, threads), runs) in groups {
+    for ((c, threads), runs) in groups {
         let mut by_setting: Vec<(Setting, Vec<&Run>)> = Vec::new();
         for r in &runs {
             let set = setting(r);
@@ -89,8 +73,12 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {board} | {pass} | {encoding} | {order} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
-                source.display(),
+                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
+                c.source.display(),
+                c.board,
+                c.pass,
+                c.encoding,
+                c.order,
                 set.cache_ratio,
                 set.gc_growth,
                 set.gc_cache,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{median, Archive, Paper, Run};
+use super::data::{median, Archive, Configuration, Paper, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::OrderSpec;
 use crate::game::BoardSize;
@@ -260,21 +260,9 @@ fn variant(run: &str) -> String {
 /// than one thread count, each speed-up taken within its own sweep (the same
 /// machine, one run at a time) between the medians of the repetitions.
 pub fn threads_markdown(archive: &Archive) -> Option<String> {
-    type Key<'a> = (&'a std::path::Path, BoardSize, &'a str, &'a str, &'a str, &'a str, &'a str, String);
-    let mut groups: BTreeMap<Key, Vec<&Run>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Configuration, String), Vec<&Run>> = BTreeMap::new();
     for r in archive.runs.iter().filter(|r| r.ok()) {
-        let row = &r.row;
-        let key = (
-            r.source.as_path(),
-            r.board(),
-            row.pass.as_str(),
-            row.encoding.as_str(),
-            row.order.as_str(),
-            row.terminal.as_str(),
-            row.image.as_str(),
-            variant(&row.run),
-        );
-        groups.entry(key).or_default().push(r);
+        groups.entry((r.configuration(), variant(&r.row.run))).or_default().push(r);
     }
     let mut s = String::from(
         "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
@@ -286,7 +274,7 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
 |---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let mut rows = 0;
-    for ((source, board, pass, encoding, order, _, _, variant), runs) in groups {
+    for ((c, variant), runs) in groups {
         let (one, more): (Vec<&Run>, Vec<&Run>) = runs.iter().partition(|r| r.single_threaded());
         let Some(first) = one.first() else { continue };
         let mut by_threads: BTreeMap<u64, Vec<&Run>> = BTreeMap::new();
@@ -302,8 +290,12 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
             let same = one.iter().chain(&many).all(|r| same_plies(first, r));
             let _ = writeln!(
                 s,
-                "| {} | {board} | {pass} | {encoding} | {order} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {cpu} | {:.0} / {:.0} | {} | {} |",
-                source.display(),
+                "| {} | {} | {} | {} | {} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {cpu} | {:.0} / {:.0} | {} | {} |",
+                c.source.display(),
+                c.board,
+                c.pass,
+                c.encoding,
+                c.order,
                 one.len(),
                 many.len(),
                 time(&one),
