@@ -10,6 +10,21 @@ use serde::Deserialize;
 use crate::experiment::record::{read_rows, PlyRow, RunRow};
 use crate::game::BoardSize;
 
+/// What the runs of one configuration share within a sweep: the sweep, pass,
+/// encoding, board, order, and terminal and image strategy (ordered so,
+/// for tables grouped by pass and encoding). Threads, manager settings and
+/// repetitions are left to each table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Configuration<'a> {
+    pub source: &'a Path,
+    pub pass: &'a str,
+    pub encoding: &'a str,
+    pub board: BoardSize,
+    pub order: &'a str,
+    pub terminal: &'a str,
+    pub image: &'a str,
+}
+
 /// One run of the archive with its plies.
 #[derive(Clone, Debug)]
 pub struct Run {
@@ -33,24 +48,7 @@ impl Run {
     pub fn single_threaded(&self) -> bool {
         self.row.threads.unwrap_or(1) <= 1
     }
-}
 
-/// What the runs of one configuration share within a sweep: the sweep, pass,
-/// encoding, board, order, and terminal and image strategy (ordered so,
-/// for tables grouped by pass and encoding). Threads, manager settings and
-/// repetitions are left to each table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Configuration<'a> {
-    pub source: &'a Path,
-    pub pass: &'a str,
-    pub encoding: &'a str,
-    pub board: BoardSize,
-    pub order: &'a str,
-    pub terminal: &'a str,
-    pub image: &'a str,
-}
-
-impl Run {
     /// The run's configuration (see [`Configuration`]).
     pub fn configuration(&self) -> Configuration<'_> {
         let row = &self.row;
