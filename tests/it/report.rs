@@ -172,3 +172,55 @@ fn full_bdd_outputs_are_read_back() {
         assert_eq!(FullBdd::parse("full_bdd/x".into(), &cut), None);
     }
 }
+
+/// The 6x6 claim of paper-repro.md names the fastest one-thread run and the
+/// fastest run on more threads, from any sweep: here the archive's two 6x6
+/// solve sweeps (their runs.csv only), copied into a fresh results folder.
+#[test]
+fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/solve_6x6");
+    let mut rows = Vec::new();
+    for sweep in std::fs::read_dir(&archive).unwrap().map(|e| e.unwrap().path()) {
+        let to = dir.path().join("results/solve_6x6").join(sweep.file_name().unwrap());
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(sweep.join("runs.csv"), to.join("runs.csv")).unwrap();
+        let mut reader = csv::Reader::from_path(sweep.join("runs.csv")).unwrap();
+        let headers = reader.headers().unwrap().clone();
+        let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+        for r in reader.records().map(Result::unwrap) {
+            let threads: u64 = r[col("threads")].parse().unwrap_or(1);
+            rows.push((threads, r[col("time_s")].parse::<f64>().unwrap(), sweep.file_name().unwrap().to_owned()));
+        }
+    }
+    let hms = |t: f64| {
+        let s = t.round() as u64;
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    };
+    let fastest = |many: bool| rows.iter().filter(|r| (r.0 > 1) == many).min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+    let (one, more) = (fastest(false), fastest(true));
+    let root = dir.path();
+    let out = c4bdd(&[
+        "report",
+        "--results",
+        root.join("results").to_str().unwrap(),
+        "--plots",
+        root.join("plots").to_str().unwrap(),
+        "--repro",
+        root.join("repro.md").to_str().unwrap(),
+        "--reference",
+        &reference(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let account = std::fs::read_to_string(root.join("repro.md")).unwrap();
+    let section = account.split("## 6x6 solved").nth(1).unwrap().split("\n## ").next().unwrap();
+    assert!(section.contains(&format!("second-player-wins in {} on one thread", hms(one.1))), "{section}");
+    let multi = format!(
+        "Fastest on more threads: second-player-wins in {} on {} threads (solve_6x6/{})",
+        hms(more.1),
+        more.0,
+        more.2.to_string_lossy()
+    );
+    assert!(section.contains(&multi), "{multi}: {section}");
+    assert!(section.contains("Status: reproduced."), "{section}");
+}
