@@ -1,6 +1,7 @@
 //! Alpha-beta (negamax, fail-soft) on explicit bitboards with a
 //! transposition table, centre-first move ordering, and optional probes of a
-//! win/draw/loss table, giving the exact distance to the end of the game.
+//! win/draw/loss table, giving the exact distance to the end of the game by a
+//! binary search of null-window searches.
 //!
 //! Scores are absolute, from the view of the player to move: a win that ends
 //! the game at ply `t` scores `cells + 1 - t` (earlier wins score higher), a
@@ -99,7 +100,7 @@ impl<'a> Search<'a> {
         } else if q.ply() == self.size.cells() {
             0
         } else {
-            -self.negamax(&q, -self.big, self.big)
+            -self.exact(&q)
         };
         self.to_value(score, p.ply())
     }
@@ -112,9 +113,36 @@ impl<'a> Search<'a> {
         } else if p.ply() == self.size.cells() {
             0
         } else {
-            self.negamax(p, -self.big, self.big)
+            self.exact(p)
         };
         self.to_value(score, p.ply())
+    }
+
+    /// The exact score of a position that is not over, by null-window
+    /// searches `(m, m + 1)`, each of which tells whether the score is above
+    /// `m`: a binary search between the earliest loss and the earliest win,
+    /// its first probes near 0, so that whether the position is won, drawn or
+    /// lost is settled first (a draw by two searches). Each search narrows
+    /// the bounds the table keeps for the next.
+    fn exact(&mut self, p: &Position) -> i32 {
+        let ply = p.ply() as i32;
+        // Invariant: lo <= score <= hi.
+        let (mut lo, mut hi) = (-(self.big - (ply + 2)), self.big - (ply + 1));
+        while lo < hi {
+            let mut m = lo + (hi - lo) / 2;
+            if m <= 0 && lo / 2 < m {
+                m = lo / 2;
+            } else if m >= 0 && hi / 2 > m {
+                m = hi / 2;
+            }
+            let r = self.negamax(p, m, m + 1);
+            if r <= m {
+                hi = r;
+            } else {
+                lo = r;
+            }
+        }
+        lo
     }
 
     fn to_value(&self, score: i32, ply: u32) -> MoveValue {
