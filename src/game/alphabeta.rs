@@ -1,5 +1,6 @@
 //! Alpha-beta (negamax, fail-soft) on explicit bitboards with a
-//! transposition table, centre-first move ordering, and optional probes of a
+//! transposition table, moves that lose at once left out, move ordering by
+//! the winning cells a move makes (then centre first), and optional probes of a
 //! win/draw/loss table, giving the exact distance to the end of the game by a
 //! binary search of null-window searches.
 //!
@@ -39,6 +40,28 @@ impl std::fmt::Display for MoveValue {
     }
 }
 
+/// Moves in search order (at most 13, one per column).
+#[derive(Default)]
+struct Moves {
+    columns: [u8; 13],
+    scores: [u32; 13],
+    len: usize,
+}
+
+impl Moves {
+    /// Add a move, after every move of a score at least as high.
+    fn insert(&mut self, column: u8, score: u32) {
+        let mut i = self.len;
+        while i > 0 && self.scores[i - 1] < score {
+            self.columns[i] = self.columns[i - 1];
+            self.scores[i] = self.scores[i - 1];
+            i -= 1;
+        }
+        (self.columns[i], self.scores[i]) = (column, score);
+        self.len += 1;
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Entry {
     /// Position key + 1 (0 marks an empty slot).
@@ -55,6 +78,11 @@ pub struct Search<'a> {
     table: Vec<Entry>,
     shift: u32,
     order: Vec<u8>,
+    /// Bitboard masks: every cell of the board, the bottom cell of each
+    /// column, and each column's cells.
+    board: u128,
+    bottom: u128,
+    column: Vec<u128>,
     probe: Option<&'a mut dyn OutcomeProbe>,
     /// Positions visited so far.
     pub nodes: u64,
@@ -68,12 +96,18 @@ impl<'a> Search<'a> {
         let len = 1usize << log2_entries.clamp(4, 30);
         let mut order: Vec<u8> = (0..size.width).collect();
         order.sort_by_key(|&c| ((2 * c as i32 - (size.width as i32 - 1)).abs(), c));
+        let h1 = size.column_bits();
+        let column: Vec<u128> = (0..size.width as u32).map(|c| ((1u128 << size.height) - 1) << (c * h1)).collect();
+        let bottom = (0..size.width as u32).fold(0, |b, c| b | 1u128 << (c * h1));
         Search {
             size,
             big: size.cells() as i32 + 1,
             table: vec![Entry { key: 0, lower: 0, upper: 0 }; len],
             shift: 64 - len.trailing_zeros(),
             order,
+            board: column.iter().fold(0, |b, c| b | c),
+            bottom,
+            column,
             probe,
             nodes: 0,
             probes: 0,
@@ -153,18 +187,67 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The empty cells of the board where a disc of the player with discs
+    /// `b` would complete four in a row (playable now or not).
+    fn winning_cells(&self, b: u128, mask: u128) -> u128 {
+        let d1 = self.size.column_bits();
+        let mut r = (b << 1) & (b << 2) & (b << 3);
+        for d in [d1, d1 - 1, d1 + 1] {
+            let two_below = (b << d) & (b << (2 * d));
+            r |= two_below & (b << (3 * d));
+            r |= two_below & (b >> d);
+            let two_above = (b >> d) & (b >> (2 * d));
+            r |= two_above & (b << d);
+            r |= two_above & (b >> (3 * d));
+        }
+        r & self.board & !mask
+    }
+
+    /// The moves worth searching, best first, for the player to move (discs
+    /// `mine`, cells `playable` now), who cannot win at once: none when every move lets the opponent win next (two
+    /// cells where the opponent would win, or only moves below such a cell);
+    /// only the block when the opponent could win next; never a move below a
+    /// cell where the opponent would win. A move that loses at once can do no
+    /// better than the earliest loss, so leaving it out keeps every exact
+    /// value. Ordered by the cells where the mover would then win, ties
+    /// centre first.
+    fn moves(&self, mine: u128, theirs: u128, mut playable: u128) -> Moves {
+        let mask = mine | theirs;
+        let threats = self.winning_cells(theirs, mask);
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced.count_ones() > 1 {
+                return Moves::default();
+            }
+            playable = forced;
+        }
+        playable &= !(threats >> 1);
+        let mut moves = Moves::default();
+        for &c in &self.order {
+            let m = playable & self.column[c as usize];
+            if m != 0 {
+                moves.insert(c, self.winning_cells(mine | m, mask | m).count_ones());
+            }
+        }
+        moves
+    }
+
     /// Negamax of a position that is not over, within `(alpha, beta)`.
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         let ply = p.ply() as i32;
         let me = p.to_move();
-        for c in 0..self.size.width {
-            if p.can_play(c) && p.play(c).has_four(me) {
-                return self.big - (ply + 1);
-            }
+        let (mine, theirs) = (p.discs(me), p.discs(me.other()));
+        let playable = ((mine | theirs) + self.bottom) & self.board;
+        if self.winning_cells(mine, mine | theirs) & playable != 0 {
+            return self.big - (ply + 1);
         }
         if ply + 1 == self.size.cells() as i32 {
             return 0; // the last move fills the board without a win
+        }
+        let moves = self.moves(mine, theirs, playable);
+        if moves.len == 0 {
+            return -(self.big - (ply + 2)); // every move lets the opponent win next
         }
         // We cannot win before ply + 3, nor lose before ply + 2.
         beta = beta.min(self.big - (ply + 3));
@@ -204,11 +287,7 @@ impl<'a> Search<'a> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -self.big;
-        for i in 0..self.order.len() {
-            let c = self.order[i];
-            if !p.can_play(c) {
-                continue;
-            }
+        for &c in &moves.columns[..moves.len] {
             let v = -self.negamax(&p.play(c), -beta, -alpha);
             if v > best {
                 best = v;
