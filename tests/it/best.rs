@@ -72,7 +72,7 @@ fn check_board(size: BoardSize, max_ply: u32) {
 
 #[test]
 fn alpha_beta_equals_minimax_on_4x4() {
-    check_board(BoardSize::new(4, 4).unwrap(), 6);
+    check_board(BoardSize::new(4, 4).unwrap(), 15);
 }
 
 #[test]
