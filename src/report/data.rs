@@ -156,21 +156,21 @@ impl Archive {
         self.runs.iter().filter(move |r| r.ok() && r.single_threaded() && keep(r))
     }
 
+    /// The fastest finished run, on any number of threads, matching a filter.
+    pub fn fastest(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
+        self.runs.iter().filter(|r| r.ok() && keep(r)).min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
+    }
+
     /// The fastest finished single-threaded run matching a filter.
     pub fn best(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
-        self.runs
-            .iter()
-            .filter(|r| r.ok() && r.single_threaded() && keep(r))
-            .min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
+        self.fastest(|r| r.single_threaded() && keep(r))
     }
 
     /// [`Archive::best`], or where no single-threaded run matches, the fastest
     /// finished run on more threads: for results that do not depend on the
     /// threads, such as a solve's plies (`plots/threads.md` checks that).
     pub fn best_any_threads(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
-        self.best(&keep).or_else(|| {
-            self.runs.iter().filter(|r| r.ok() && keep(r)).min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s))
-        })
+        self.best(&keep).or_else(|| self.fastest(keep))
     }
 
     /// Boards with a finished solve, on any number of threads.
@@ -192,6 +192,39 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
         xs[n / 2]
     } else {
         (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// What the repetitions of one configuration measured: their number, the
+/// median wall time with its range, the median CPU time (of the runs that
+/// record it), GC share and peak RSS, and the most peak nodes of any.
+pub struct Repetitions {
+    pub runs: usize,
+    pub median_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+    pub cpu_s: Option<f64>,
+    pub gc_percent: f64,
+    pub rss_mb: f64,
+    pub peak_nodes: u64,
+}
+
+impl Repetitions {
+    /// The summary of a non-empty list of runs.
+    pub fn of(runs: &[&Run]) -> Repetitions {
+        let of = |f: &dyn Fn(&Run) -> f64| median(runs.iter().map(|r| f(r)).collect());
+        let times = runs.iter().map(|r| r.row.time_s);
+        let cpu: Vec<f64> = runs.iter().filter_map(|r| r.row.cpu_s).collect();
+        Repetitions {
+            runs: runs.len(),
+            median_s: of(&|r| r.row.time_s),
+            min_s: times.clone().fold(f64::MAX, f64::min),
+            max_s: times.fold(0.0, f64::max),
+            cpu_s: (!cpu.is_empty()).then(|| median(cpu)),
+            gc_percent: of(&|r| r.row.gc_share * 100.0),
+            rss_mb: of(&|r| r.row.peak_rss_bytes as f64 / 1e6),
+            peak_nodes: runs.iter().map(|r| r.row.peak_nodes).max().unwrap_or(0),
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::data::{median, Archive, Configuration, Run};
+use super::data::{Archive, Configuration, Repetitions, Run};
 use super::tables::secs;
 
 /// The experiment whose sweeps the table reads.
@@ -32,17 +32,11 @@ Performance section sets these beside the paper's artifact and the oxidd crate.\
 |---|---|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n",
     );
     for ((c, threads), runs) in groups {
-        let times: Vec<f64> = runs.iter().map(|r| r.row.time_s).collect();
-        let (lo, hi) = times.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-        let cpu: Vec<f64> = runs.iter().filter_map(|r| r.row.cpu_s).collect();
-        let cpu = secs((!cpu.is_empty()).then(|| median(cpu)));
-        let gc = median(runs.iter().map(|r| r.row.gc_share * 100.0).collect());
-        let rss = median(runs.iter().map(|r| r.row.peak_rss_bytes as f64 / 1e6).collect());
-        let peak = runs.iter().map(|r| r.row.peak_nodes).max().unwrap_or(0);
+        let m = Repetitions::of(&runs);
         let same = runs.iter().all(|r| r.row.positions == runs[0].row.positions);
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {threads} | {} | {:.2} | {lo:.2} - {hi:.2} | {cpu} | {gc:.1} | {rss:.0} | {peak} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {threads} | {} | {:.2} | {:.2} - {:.2} | {} | {:.1} | {:.0} | {} | {} |",
             c.source.display(),
             c.pass,
             c.encoding,
@@ -50,8 +44,14 @@ Performance section sets these beside the paper's artifact and the oxidd crate.\
             c.order,
             c.terminal,
             c.image,
-            runs.len(),
-            median(times),
+            m.runs,
+            m.median_s,
+            m.min_s,
+            m.max_s,
+            secs(m.cpu_s),
+            m.gc_percent,
+            m.rss_mb,
+            m.peak_nodes,
             if same { "yes" } else { "NO" },
         );
     }

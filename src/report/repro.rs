@@ -174,11 +174,7 @@ nodes, so add the two terminal nodes to compare with the heading"
     let is66 = |r: &Run| r.board() == b66 && r.row.pass == "solve";
     let solve66 = archive.best(is66);
     // The fastest run on more threads, from any sweep (the plies do not depend on threads).
-    let threads66 = archive
-        .runs
-        .iter()
-        .filter(|r| r.ok() && !r.single_threaded() && is66(r))
-        .min_by(|a, b| a.row.time_s.total_cmp(&b.row.time_s));
+    let threads66 = archive.fastest(|r| !r.single_threaded() && is66(r));
     let _ = write!(
         s,
         "## 6x6 solved in 2:13 h with 32 GB\n\nCommand: `c4bdd sweep experiments/solve_6x6.toml`.\n\nOurs: {}.{}\n\n\

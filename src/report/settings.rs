@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::data::{median, Archive, Configuration, Run};
+use super::data::{Archive, Configuration, Repetitions, Run};
 
 /// What it varies, as the row records it: cache ratio, cap on cache entries
 /// (0 where the row predates the column), GC growth, what collections do
@@ -65,15 +65,12 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
         let first = runs[0].row.positions;
         for (set, rs) in by_setting {
             rows += 1;
-            let times: Vec<f64> = rs.iter().map(|r| r.row.time_s).collect();
-            let (lo, hi) = times.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-            let rss = median(rs.iter().map(|r| r.row.peak_rss_bytes as f64 / 1e6).collect());
+            let m = Repetitions::of(&rs);
             let cap = if set.max_cache_entries == 0 { "-".to_string() } else { set.max_cache_entries.to_string() };
-            let peak = rs.iter().map(|r| r.row.peak_nodes).max().unwrap_or(0);
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {lo:.2} - {hi:.2} | {rss:.0} | {peak} | {} |",
+                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
                 c.source.display(),
                 c.board,
                 c.pass,
@@ -82,8 +79,12 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
                 set.cache_ratio,
                 set.gc_growth,
                 set.gc_cache,
-                rs.len(),
-                median(times),
+                m.runs,
+                m.median_s,
+                m.min_s,
+                m.max_s,
+                m.rss_mb,
+                m.peak_nodes,
                 if same { "yes" } else { "NO" },
             );
         }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{median, Archive, Configuration, Paper, Run};
+use super::data::{Archive, Configuration, Paper, Repetitions, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::OrderSpec;
 use crate::game::BoardSize;
@@ -281,28 +281,27 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
         for r in more {
             by_threads.entry(r.row.threads.unwrap_or(1)).or_default().push(r);
         }
-        let time = |rs: &[&Run]| median(rs.iter().map(|r| r.row.time_s).collect());
-        let rss = |rs: &[&Run]| median(rs.iter().map(|r| r.row.peak_rss_bytes as f64 / 1e6).collect());
+        let single = Repetitions::of(&one);
         for (threads, many) in by_threads {
             rows += 1;
-            let cpu: Vec<f64> = many.iter().filter_map(|r| r.row.cpu_s).collect();
-            let cpu = secs((!cpu.is_empty()).then(|| median(cpu)));
+            let multi = Repetitions::of(&many);
             let same = one.iter().chain(&many).all(|r| same_plies(first, r));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {cpu} | {:.0} / {:.0} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
                 c.source.display(),
                 c.board,
                 c.pass,
                 c.encoding,
                 c.order,
-                one.len(),
-                many.len(),
-                time(&one),
-                time(&many),
-                time(&one) / time(&many).max(1e-9),
-                rss(&one),
-                rss(&many),
+                single.runs,
+                multi.runs,
+                single.median_s,
+                multi.median_s,
+                single.median_s / multi.median_s.max(1e-9),
+                secs(multi.cpu_s),
+                single.rss_mb,
+                multi.rss_mb,
                 first.row.peak_nodes,
                 if same { "yes" } else { "NO" },
             );
