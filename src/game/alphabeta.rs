@@ -203,28 +203,30 @@ impl<'a> Search<'a> {
         r & self.board & !mask
     }
 
-    /// The moves worth searching, best first, for the player to move (discs
-    /// `mine`, cells `playable` now), who cannot win at once: none when every move lets the opponent win next (two
-    /// cells where the opponent would win, or only moves below such a cell);
-    /// only the block when the opponent could win next; never a move below a
-    /// cell where the opponent would win. A move that loses at once can do no
-    /// better than the earliest loss, so leaving it out keeps every exact
-    /// value. Ordered by the cells where the mover would then win, ties
-    /// centre first.
-    fn moves(&self, mine: u128, theirs: u128, mut playable: u128) -> Moves {
-        let mask = mine | theirs;
-        let threats = self.winning_cells(theirs, mask);
+    /// The cells worth playing for the player to move (discs `mine`, cells
+    /// `playable` now), who cannot win at once: none when every move lets the
+    /// opponent win next (two cells where the opponent would win, or only
+    /// moves below such a cell); only the block when the opponent could win
+    /// next; never a move below a cell where the opponent would win. A move
+    /// that loses at once can do no better than the earliest loss, so leaving
+    /// it out keeps every exact value.
+    fn non_losing(&self, mine: u128, theirs: u128, playable: u128) -> u128 {
+        let threats = self.winning_cells(theirs, mine | theirs);
         let forced = playable & threats;
-        if forced != 0 {
-            if forced.count_ones() > 1 {
-                return Moves::default();
-            }
-            playable = forced;
-        }
-        playable &= !(threats >> 1);
+        let candidates = match forced.count_ones() {
+            0 => playable,
+            1 => forced,
+            _ => return 0,
+        };
+        candidates & !(threats >> 1)
+    }
+
+    /// The columns of the cells `cells` in search order: by the cells where
+    /// the mover (discs `mine`) would then win, ties centre first.
+    fn ordered(&self, mine: u128, mask: u128, cells: u128) -> Moves {
         let mut moves = Moves::default();
         for &c in &self.order {
-            let m = playable & self.column[c as usize];
+            let m = cells & self.column[c as usize];
             if m != 0 {
                 moves.insert(c, self.winning_cells(mine | m, mask | m).count_ones());
             }
@@ -245,8 +247,8 @@ impl<'a> Search<'a> {
         if ply + 1 == self.size.cells() as i32 {
             return 0; // the last move fills the board without a win
         }
-        let moves = self.moves(mine, theirs, playable);
-        if moves.len == 0 {
+        let cells = self.non_losing(mine, theirs, playable);
+        if cells == 0 {
             return -(self.big - (ply + 2)); // every move lets the opponent win next
         }
         // We cannot win before ply + 3, nor lose before ply + 2.
@@ -287,6 +289,8 @@ impl<'a> Search<'a> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut best = -self.big;
+        // Ordered only now: most positions end at a bound above.
+        let moves = self.ordered(mine, mine | theirs, cells);
         for &c in &moves.columns[..moves.len] {
             let v = -self.negamax(&p.play(c), -beta, -alpha);
             if v > best {
