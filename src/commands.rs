@@ -338,13 +338,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
     let mut search = Search::new(size, args.table_bits, probe);
-    // Each move's value is printed when it is known: a large board takes minutes.
-    let mut values = Vec::new();
-    for c in (0..size.width).filter(|&c| position.can_play(c)) {
-        let v = search.value_after(&position, c);
-        println!("column {}: {v}", column_name(c));
-        values.push((c, v));
-    }
+    let values = search.move_values_with(&position, |c, v| println!("column {}: {v}", column_name(c)));
     let best = values
         .iter()
         .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())));
