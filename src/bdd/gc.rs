@@ -11,7 +11,8 @@
 
 use std::time::Instant;
 
-use super::manager::{GcCache, Manager};
+use super::config::GcCache;
+use super::manager::Manager;
 use super::node::Bdd;
 use super::reach;
 use super::stats::GcReport;

@@ -9,103 +9,13 @@
 //! - the order can only change while no internal node, variable set or
 //!   renaming exists, so node levels never go stale.
 
-use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
-
 use super::cache::Cache;
+use super::config::Config;
 use super::node::{known_node, Bdd, Level, Node, Var, MAX_VARS};
 use super::stats::Stats;
 use super::unique::{Full, NodeTable};
 use crate::error::{Error, Result};
-
-/// Sizes and limits of a manager. Every field is a run-time choice.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Config {
-    /// Node slots reserved at the start; the arena grows from there on demand
-    /// (doubling, by a quarter once it holds 1 GiB).
-    pub initial_nodes: usize,
-    /// Most node slots (terminals included); reaching it is `Error::NodeLimit`.
-    pub max_nodes: usize,
-    /// Node slots per computed-cache entry: the cache grows with the arena so
-    /// that `entries >= slots / cache_ratio`.
-    pub cache_ratio: usize,
-    /// Upper bound on computed-cache entries (a power of two, see
-    /// [`check_max_cache_entries`]); once the cache holds this many it stops
-    /// growing with the arena.
-    pub max_cache_entries: usize,
-    /// [`Manager::maybe_gc`] collects once this many internal nodes are alive...
-    pub gc_min_live: usize,
-    /// ...or, after a collection, once the live count has grown by this factor.
-    pub gc_growth: f64,
-    /// What a collection does with the computed cache.
-    #[serde(default)]
-    pub gc_cache: GcCache,
-    /// Threads of the Boolean operations and (pre-)images: 1 runs them on
-    /// the calling thread, more on a pool of that many threads (`par.rs`).
-    #[serde(default = "one_thread")]
-    pub threads: usize,
-    /// Fewest unused slots a parallel operation starts with (it gets at least
-    /// a quarter of the arena's slots too); an operation that uses them all
-    /// stops and runs again with more (`Stats::parallel_reruns`).
-    #[serde(default = "parallel_spare")]
-    pub parallel_spare: usize,
-}
-
-/// What a garbage collection does with the computed cache; either way no
-/// entry is left that names a freed node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum GcCache {
-    /// Keep every entry whose operands and result survive: a pass over the
-    /// cache that looks each entry's nodes up in the collection's marks.
-    #[default]
-    Keep,
-    /// Empty it: one pass of writes, no lookups; the operations after the
-    /// collection find none of the results made before it.
-    Clear,
-}
-
-/// Fewest and most computed-cache entries [`Config::max_cache_entries`] may name.
-pub const CACHE_ENTRIES_RANGE: std::ops::RangeInclusive<usize> = (1 << 8)..=(1 << 34);
-
-/// Check a cap on the computed cache's entries: a power of two within
-/// [`CACHE_ENTRIES_RANGE`]. The message names the value.
-pub fn check_max_cache_entries(n: usize) -> std::result::Result<(), String> {
-    if !n.is_power_of_two() || !CACHE_ENTRIES_RANGE.contains(&n) {
-        let (lo, hi) = (CACHE_ENTRIES_RANGE.start().trailing_zeros(), CACHE_ENTRIES_RANGE.end().trailing_zeros());
-        return Err(format!("{n} must be a power of two from 2^{lo} to 2^{hi}"));
-    }
-    Ok(())
-}
-
-/// Most threads a manager may be given.
-pub const MAX_THREADS: usize = 256;
-
-/// The default of [`Config::threads`] (also for serde).
-pub fn one_thread() -> usize {
-    1
-}
-
-/// The default of [`Config::parallel_spare`] (also for serde).
-pub fn parallel_spare() -> usize {
-    1 << 16
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            initial_nodes: 1 << 14,
-            max_nodes: u32::MAX as usize - 1,
-            cache_ratio: 1,
-            max_cache_entries: 1 << 26,
-            gc_min_live: 1 << 20,
-            gc_growth: 2.0,
-            gc_cache: GcCache::default(),
-            threads: 1,
-            parallel_spare: parallel_spare(),
-        }
-    }
-}
+use rustc_hash::FxHashMap;
 
 /// A registered set of variables, used by quantification and counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -18,6 +18,7 @@
 mod apply;
 mod cache;
 mod check;
+mod config;
 mod count;
 mod free;
 mod gc;
@@ -35,10 +36,9 @@ mod stats;
 mod unique;
 
 pub use cache::Op;
+pub use config::{check_max_cache_entries, one_thread, Config, GcCache, CACHE_ENTRIES_RANGE, MAX_THREADS};
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
-pub use manager::{
-    check_max_cache_entries, one_thread, Config, GcCache, Manager, Renaming, VarSet, CACHE_ENTRIES_RANGE, MAX_THREADS,
-};
+pub use manager::{Manager, Renaming, VarSet};
 pub use memory::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;

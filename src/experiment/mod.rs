@@ -5,6 +5,7 @@
 mod child;
 pub mod meta;
 pub mod record;
+pub mod run_spec;
 pub mod runner;
 pub mod spec;
 pub mod worker;
