@@ -9,13 +9,14 @@
 //! - the order can only change while no internal node, variable set or
 //!   renaming exists, so node levels never go stale.
 
+use rustc_hash::FxHashMap;
+
 use super::cache::Cache;
 use super::config::Config;
 use super::node::{known_node, Bdd, Level, Node, Var, MAX_VARS};
 use super::stats::Stats;
 use super::unique::{Full, NodeTable};
 use crate::error::{Error, Result};
-use rustc_hash::FxHashMap;
 
 /// A registered set of variables, used by quantification and counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
