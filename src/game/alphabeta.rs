@@ -11,7 +11,7 @@
 //! window (a draw ends the search of that position), which skips every move
 //! into a position the opponent does not lose when a win is known.
 
-use super::board::{BoardSize, Position};
+use super::board::{BoardSize, Position, MAX_SIDE};
 use super::explicit::Outcome;
 
 /// A source of win/draw/loss values (e.g. a stored BDD solution).
@@ -40,11 +40,11 @@ impl std::fmt::Display for MoveValue {
     }
 }
 
-/// Moves in search order (at most 13, one per column).
+/// Moves in search order (at most one per column).
 #[derive(Default)]
 struct Moves {
-    columns: [u8; 13],
-    scores: [u32; 13],
+    columns: [u8; MAX_SIDE as usize],
+    scores: [u32; MAX_SIDE as usize],
     len: usize,
 }
 

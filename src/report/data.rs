@@ -184,6 +184,18 @@ impl Archive {
     }
 }
 
+/// `runs` grouped by `key`, in key order, each group in the runs' order.
+pub fn group_by<'a, K: Ord>(
+    runs: impl IntoIterator<Item = &'a Run>,
+    key: impl Fn(&'a Run) -> K,
+) -> BTreeMap<K, Vec<&'a Run>> {
+    let mut groups: BTreeMap<K, Vec<&Run>> = BTreeMap::new();
+    for r in runs {
+        groups.entry(key(r)).or_default().push(r);
+    }
+    groups
+}
+
 /// The median of a non-empty list.
 pub fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);

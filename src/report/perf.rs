@@ -3,10 +3,9 @@
 //! the whole list round after round, so the machine's drift meets every
 //! configuration alike): the figures README.md's Performance section quotes.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::data::{Archive, Configuration, Repetitions, Run};
+use super::data::{group_by, Archive, Repetitions};
 use super::tables::secs;
 
 /// The experiment whose sweeps the table reads.
@@ -15,10 +14,8 @@ pub const EXPERIMENT: &str = "perf";
 /// `plots/perf.md`, or `None` when the archive holds no finished run of the
 /// perf experiment.
 pub fn markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<(Configuration, u64), Vec<&Run>> = BTreeMap::new();
-    for r in archive.runs.iter().filter(|r| r.ok() && r.source.starts_with(EXPERIMENT)) {
-        groups.entry((r.configuration(), r.row.threads.unwrap_or(1))).or_default().push(r);
-    }
+    let perf = archive.runs.iter().filter(|r| r.ok() && r.source.starts_with(EXPERIMENT));
+    let groups = group_by(perf, |r| (r.configuration(), r.row.threads.unwrap_or(1)));
     if groups.is_empty() {
         return None;
     }

@@ -4,10 +4,9 @@
 //! `repeats` runs them round after round, so the machine's drift meets every
 //! setting alike).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::data::{Archive, Configuration, Repetitions, Run};
+use super::data::{group_by, Archive, Repetitions, Run};
 
 /// What it varies, as the row records it: cache ratio, cap on cache entries
 /// (0 where the row predates the column), GC growth, what collections do
@@ -34,10 +33,7 @@ fn setting(r: &Run) -> Setting<'_> {
 /// `plots/settings.md`, or `None` when no sweep ran a configuration with
 /// more than one setting.
 pub fn markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<(Configuration, u64), Vec<&Run>> = BTreeMap::new();
-    for r in archive.runs.iter().filter(|r| r.ok()) {
-        groups.entry((r.configuration(), r.row.threads.unwrap_or(1))).or_default().push(r);
-    }
+    let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), r.row.threads.unwrap_or(1)));
     let mut s = String::from(
         "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
 terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry) or cap \

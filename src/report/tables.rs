@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{Archive, Configuration, Paper, Repetitions, Run};
+use super::data::{group_by, Archive, Paper, Repetitions, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::OrderSpec;
 use crate::game::BoardSize;
@@ -260,10 +260,7 @@ fn variant(run: &str) -> String {
 /// than one thread count, each speed-up taken within its own sweep (the same
 /// machine, one run at a time) between the medians of the repetitions.
 pub fn threads_markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<(Configuration, String), Vec<&Run>> = BTreeMap::new();
-    for r in archive.runs.iter().filter(|r| r.ok()) {
-        groups.entry((r.configuration(), variant(&r.row.run))).or_default().push(r);
-    }
+    let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), variant(&r.row.run)));
     let mut s = String::from(
         "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
 one run at a time: per configuration (with the settings its sweep varies, e.g. `gc-cache-clear`) the runs \
@@ -277,10 +274,7 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
     for ((c, variant), runs) in groups {
         let (one, more): (Vec<&Run>, Vec<&Run>) = runs.iter().partition(|r| r.single_threaded());
         let Some(first) = one.first() else { continue };
-        let mut by_threads: BTreeMap<u64, Vec<&Run>> = BTreeMap::new();
-        for r in more {
-            by_threads.entry(r.row.threads.unwrap_or(1)).or_default().push(r);
-        }
+        let by_threads = group_by(more, |r| r.row.threads.unwrap_or(1));
         let single = Repetitions::of(&one);
         for (threads, many) in by_threads {
             rows += 1;
