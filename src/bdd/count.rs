@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::manager::{Manager, VarSet};
 use super::node::{Bdd, Node, Var};
-use super::reach::{self, Rank};
+use super::reach::{self, Disjoint, Rank};
 
 impl Manager {
     /// The number of assignments to the variables of `over` that satisfy `f`.
@@ -219,8 +219,8 @@ impl SatCounter<'_> {
         }
         let (rank, counts) = self.counts.as_ref().expect("computed above");
         let base = match counts {
-            Counts::Narrow(c) => self.base(rank, c, f.0).wide(),
-            Counts::Wide(c) => self.base(rank, c, f.0),
+            Counts::Narrow(c) => self.base(rank, f.0, |i| c[i]).wide(),
+            Counts::Wide(c) => self.base(rank, f.0, |i| c[i]),
         };
         base.times_pow2(self.gap(f.0, 0)).expect("sat_count overflows u128")
     }
@@ -237,27 +237,40 @@ impl SatCounter<'_> {
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
         let nodes = &m.table.nodes;
-        let (ids, levels) = reach::by_level(nodes, &self.marks, self.marked, m.var_count());
+        let sort = || reach::by_level(nodes, &self.marks, self.marked, m.var_count(), m.pool.is_some());
+        let (ids, levels) = match &m.pool {
+            Some(pool) => pool.install(sort),
+            None => sort(),
+        };
         let mut counts = vec![C::default(); self.marked];
+        let memo = Disjoint::new(&mut counts);
         for range in levels.into_iter().rev().filter(|r| !r.is_empty()) {
             let level_ids = &ids[range];
-            let of = |&g: &u32| self.node_count_of(rank, &counts, nodes[g as usize]);
-            let values: Option<Vec<C>> = match &m.pool {
-                Some(pool) => pool.install(|| level_ids.par_iter().map(of).collect()),
-                None => level_ids.iter().map(of).collect(),
+            // The nodes of one level, in parallel, each from its children's
+            // counts (at deeper levels) into its own position.
+            let one = |&g: &u32| -> Option<()> {
+                // SAFETY: a child's position was written in an earlier
+                // level's section, which ended before this one began.
+                let v = self.node_count_of(rank, nodes[g as usize], |i| unsafe { memo.get(i) })?;
+                // SAFETY: distinct nodes have distinct positions, and this
+                // level's positions are read by no task of this level.
+                unsafe { memo.set(rank.position(&self.marks, g), v) };
+                Some(())
             };
-            for (&g, v) in level_ids.iter().zip(values?) {
-                counts[rank.position(&self.marks, g)] = v;
+            match &m.pool {
+                Some(pool) => pool.install(|| level_ids.par_iter().try_for_each(one))?,
+                None => level_ids.iter().try_for_each(one)?,
             }
         }
         Some(counts)
     }
 
-    /// The count of a node whose children are counted, `None` if it does not fit.
+    /// The count of a node whose children are counted (`get` reads the
+    /// memo at a position), `None` if it does not fit.
     ///
     /// # Panics
     /// If the node's variable is outside the counted set.
-    fn node_count_of<C: Count>(&self, rank: &Rank, counts: &[C], n: Node) -> Option<C> {
+    fn node_count_of<C: Count>(&self, rank: &Rank, n: Node, get: impl Fn(usize) -> C) -> Option<C> {
         let m = self.manager;
         assert!(
             m.var_sets[self.over.0 as usize].member.get(n.level as usize).copied().unwrap_or(false),
@@ -265,23 +278,17 @@ impl SatCounter<'_> {
             m.var_at(super::node::Level(n.level)).0
         );
         let own = self.above[n.level as usize] + 1;
-        let child = |c: u32| self.scaled_in(rank, counts, c, own);
+        let child = |c: u32| self.base(rank, c, &get).times_pow2(self.gap(c, own));
         child(n.low)?.plus(child(n.high)?)
     }
 
-    /// The count of the terminal or counted node `c` over the counted
-    /// variables from the `from`-th on (`from` at most the number above `c`): the
-    /// skipped variables above `c` are free. `None` if it does not fit.
-    fn scaled_in<C: Count>(&self, rank: &Rank, counts: &[C], c: u32, from: u32) -> Option<C> {
-        self.base(rank, counts, c).times_pow2(self.gap(c, from))
-    }
-
-    /// The memo's count of the terminal or counted node `c`.
-    fn base<C: Count>(&self, rank: &Rank, counts: &[C], c: u32) -> C {
+    /// The memo's count of the terminal or counted node `c` (`get` reads
+    /// the memo at a position).
+    fn base<C: Count>(&self, rank: &Rank, c: u32, get: impl Fn(usize) -> C) -> C {
         if c <= 1 {
             C::of_terminal(c)
         } else {
-            counts[rank.position(&self.marks, c)]
+            get(rank.position(&self.marks, c))
         }
     }
 
