@@ -7,6 +7,7 @@
 //! clear (terminals are never marked or traversed here; the collector sets
 //! their bits itself).
 
+use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -178,22 +179,23 @@ pub(crate) fn by_level(
 }
 
 /// A slice shared by tasks that write distinct positions: a raw pointer,
-/// so that no reference to the whole slice exists while they write. The
-/// slice it was made from must outlive it and must not be used otherwise
-/// meanwhile.
+/// so that no reference to the whole slice exists while they write; it
+/// borrows the slice exclusively for its lifetime, so nothing else touches
+/// the slice meanwhile.
 #[derive(Clone, Copy)]
-pub(crate) struct Disjoint<T> {
+pub(crate) struct Disjoint<'a, T> {
     ptr: *mut T,
     len: usize,
+    slice: PhantomData<&'a mut [T]>,
 }
 
 // SAFETY: the callers of `get` and `set` keep the contract stated there.
-unsafe impl<T: Send> Send for Disjoint<T> {}
-unsafe impl<T: Send> Sync for Disjoint<T> {}
+unsafe impl<T: Send> Send for Disjoint<'_, T> {}
+unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
 
-impl<T: Copy> Disjoint<T> {
-    pub fn new(slice: &mut [T]) -> Disjoint<T> {
-        Disjoint { ptr: slice.as_mut_ptr(), len: slice.len() }
+impl<'a, T: Copy> Disjoint<'a, T> {
+    pub fn new(slice: &'a mut [T]) -> Disjoint<'a, T> {
+        Disjoint { ptr: slice.as_mut_ptr(), len: slice.len(), slice: PhantomData }
     }
 
     /// The value at position `i`.
