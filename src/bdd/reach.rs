@@ -147,20 +147,17 @@ pub(crate) fn by_level(
         at += width;
     }
     debug_assert_eq!(at, count);
-    // Per chunk, the position of its first node of each level.
+    // Each chunk's widths become the positions of its first node of each level.
     let mut next: Vec<usize> = ranges.iter().map(|r| r.start).collect();
-    let starts: Vec<Vec<usize>> = widths
-        .iter()
-        .map(|width| {
-            let start = next.clone();
-            next.iter_mut().zip(width).for_each(|(n, w)| *n += w);
-            start
-        })
-        .collect();
+    let mut starts = widths;
+    for chunk in &mut starts {
+        for (width, n) in chunk.iter_mut().zip(&mut next) {
+            (*width, *n) = (*n, *n + *width);
+        }
+    }
     let mut ids = vec![0u32; count];
     let out = Disjoint::new(&mut ids);
-    let scatter = |(&(base, words), start): (&(usize, &[u64]), &Vec<usize>)| {
-        let mut next = start.clone();
+    let scatter = |(&(base, words), mut next): (&(usize, &[u64]), Vec<usize>)| {
         for_each_set(words, |g| {
             let level = level_of(base, g);
             // SAFETY: the positions of a chunk's nodes of one level are its
@@ -171,9 +168,9 @@ pub(crate) fn by_level(
         });
     };
     if parallel {
-        chunks.par_iter().zip(&starts).for_each(scatter);
+        chunks.par_iter().zip(starts).for_each(scatter);
     } else {
-        chunks.iter().zip(&starts).for_each(scatter);
+        chunks.iter().zip(starts).for_each(scatter);
     }
     (ids, ranges)
 }
