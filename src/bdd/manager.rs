@@ -9,6 +9,8 @@
 //! - the order can only change while no internal node, variable set or
 //!   renaming exists, so node levels never go stale.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use super::cache::Cache;
@@ -58,7 +60,7 @@ pub struct Manager {
     pub(crate) gc_next: usize,
     cache_grow_at: usize,
     /// The threads of parallel operations (`config.threads > 1` only).
-    pub(crate) pool: Option<rayon::ThreadPool>,
+    pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 /// Internal result of recursive operations: the error is a zero-sized marker
@@ -77,7 +79,7 @@ impl Manager {
         let gc_next = config.gc_min_live;
         let pool = match config.threads {
             0 | 1 => None,
-            n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok(),
+            n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok().map(Arc::new),
         };
         if pool.is_none() {
             config.threads = 1;
@@ -105,6 +107,12 @@ impl Manager {
     #[inline]
     pub fn threads(&self) -> usize {
         self.config.threads
+    }
+
+    /// The pool of the parallel operations, if there is one (see
+    /// [`crate::encoding::StateSpace::on_pool`]).
+    pub(crate) fn pool_handle(&self) -> Option<Arc<rayon::ThreadPool>> {
+        self.pool.clone()
     }
 
     /// Run a parallel operation (see `par.rs`), reserving more slots and

@@ -148,7 +148,7 @@ impl Layout {
 
 /// A state encoding. All BDDs are built in the given manager over the layout's
 /// variables; "moves" relations go from `from` to `from.other()`.
-pub trait Encoding {
+pub trait Encoding: Send + Sync {
     fn kind(&self) -> EncodingKind;
 
     fn size(&self) -> BoardSize;
@@ -183,6 +183,20 @@ pub struct StateSpace {
 }
 
 impl StateSpace {
+    /// Run `f` on a thread of the manager's pool (directly when there is no
+    /// pool or the caller is one of its threads). A parallel operation then
+    /// starts on that thread and the other threads take parts of it, instead
+    /// of every operation, however small, being handed from the calling
+    /// thread to the pool and waited for: a pass runs thousands of them (a
+    /// collection's phases, counting's levels), each costing two thread
+    /// switches.
+    pub fn on_pool<R: Send>(&mut self, f: impl FnOnce(&mut StateSpace) -> R + Send) -> R {
+        match self.manager.pool_handle() {
+            Some(pool) => pool.install(|| f(self)),
+            None => f(self),
+        }
+    }
+
     /// Create the variables of both frames in the order's arrangement.
     pub fn new(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> Result<StateSpace> {
         let encoding = kind.build(size);

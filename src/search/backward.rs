@@ -111,8 +111,8 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
 pub fn solve(
     space: &mut StateSpace,
     opts: &ForwardOptions,
-    on_ply: impl FnMut(&SolvePly),
-    store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
+    on_ply: impl FnMut(&SolvePly) + Send,
+    store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
     solve_resumable(space, opts, None, on_ply, store)
 }
@@ -121,6 +121,17 @@ pub fn solve(
 /// plies are shown to `on_ply` again, not given to `store`), and every new
 /// layer and solved ply is saved to it.
 pub fn solve_resumable(
+    space: &mut StateSpace,
+    opts: &ForwardOptions,
+    checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
+    on_ply: impl FnMut(&SolvePly) + Send,
+    store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
+) -> Result<SolveSummary> {
+    space.on_pool(|space| solve_on_pool(space, opts, checkpoint, on_ply, store))
+}
+
+/// [`solve_resumable`] on the pool's thread.
+fn solve_on_pool(
     space: &mut StateSpace,
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,

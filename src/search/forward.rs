@@ -144,7 +144,7 @@ pub fn forward(
     space: &mut StateSpace,
     opts: &ForwardOptions,
     keep_layers: bool,
-    on_ply: impl FnMut(&PlyRecord),
+    on_ply: impl FnMut(&PlyRecord) + Send,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     let rules = Transition::build(space, opts)?;
     let result = forward_with(space, &rules, keep_layers, on_ply);
@@ -157,7 +157,7 @@ pub fn forward_with(
     space: &mut StateSpace,
     rules: &Transition,
     keep_layers: bool,
-    mut on_ply: impl FnMut(&PlyRecord),
+    mut on_ply: impl FnMut(&PlyRecord) + Send,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     forward_from(space, rules, None, keep_layers, false, |_, r, _| {
         on_ply(r);
@@ -178,6 +178,18 @@ pub struct Resume {
 /// be pinned: later plies collect garbage. With `count_terminal`, each
 /// record but the last counts its terminal states ([`PlyRecord::terminal`]).
 pub fn forward_from(
+    space: &mut StateSpace,
+    rules: &Transition,
+    resume: Option<Resume>,
+    keep_layers: bool,
+    count_terminal: bool,
+    on_ply: impl FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()> + Send,
+) -> Result<(ForwardSummary, Vec<Bdd>)> {
+    space.on_pool(|space| forward_on_pool(space, rules, resume, keep_layers, count_terminal, on_ply))
+}
+
+/// [`forward_from`] on the pool's thread.
+fn forward_on_pool(
     space: &mut StateSpace,
     rules: &Transition,
     resume: Option<Resume>,
