@@ -176,6 +176,40 @@ fn parallel_solves_match_the_explicit_solver() {
     }
 }
 
+/// Counting and solving run on a thread of the manager's pool when it has
+/// one (their parallel operations then start on it) and on the caller's
+/// thread otherwise; work started on the pool's thread stays on that thread.
+#[test]
+fn passes_run_on_the_pool_when_there_is_one() {
+    let size = BoardSize::new(4, 4).unwrap();
+    for t in [1, 2] {
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, threads(t)).unwrap();
+        let mut counted = Vec::new();
+        forward(&mut space, &ForwardOptions::default(), false, |_| counted.push(rayon::current_thread_index()))
+            .unwrap();
+        let mut solved = Vec::new();
+        let mut stored = Vec::new();
+        solve(
+            &mut space,
+            &ForwardOptions::default(),
+            |_| solved.push(rayon::current_thread_index()),
+            |_, _, _, _| {
+                stored.push(rayon::current_thread_index());
+                Ok(())
+            },
+        )
+        .unwrap();
+        for (what, threads) in [("count", &counted), ("solve", &solved), ("store", &stored)] {
+            assert_eq!(threads.len(), 17, "{what}: one call per ply");
+            assert!(threads.iter().all(|i| i.is_some() == (t > 1)), "{what} on {t} threads: {threads:?}");
+        }
+        let (outer, inner) =
+            space.on_pool(|s| (rayon::current_thread_index(), s.on_pool(|_| rayon::current_thread_index())));
+        assert_eq!(outer, inner, "a nested call stays on its thread");
+        assert_eq!(outer.is_some(), t > 1);
+    }
+}
+
 /// A parallel operation that reaches the node limit reports it, and the
 /// manager stays consistent.
 #[test]
