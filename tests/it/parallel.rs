@@ -199,9 +199,9 @@ fn passes_run_on_the_pool_when_there_is_one() {
             },
         )
         .unwrap();
-        for (what, threads) in [("count", &counted), ("solve", &solved), ("store", &stored)] {
-            assert_eq!(threads.len(), 17, "{what}: one call per ply");
-            assert!(threads.iter().all(|i| i.is_some() == (t > 1)), "{what} on {t} threads: {threads:?}");
+        for (what, seen) in [("count", &counted), ("solve", &solved), ("store", &stored)] {
+            assert_eq!(seen.len(), 17, "{what}: one call per ply");
+            assert!(seen.iter().all(|i| i.is_some() == (t > 1)), "{what} on {t} threads: {seen:?}");
         }
         let (outer, inner) =
             space.on_pool(|s| (rayon::current_thread_index(), s.on_pool(|_| rayon::current_thread_index())));
