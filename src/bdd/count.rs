@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::manager::{Manager, VarSet};
+use super::manager::{run_on, Manager, VarSet};
 use super::node::{Bdd, Node, Var};
 use super::reach::{self, Disjoint, Rank};
 
@@ -237,11 +237,9 @@ impl SatCounter<'_> {
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
         let nodes = &m.table.nodes;
-        let sort = || reach::by_level(nodes, &self.marks, self.marked, m.var_count(), m.pool.is_some());
-        let (ids, levels) = match &m.pool {
-            Some(pool) => pool.install(sort),
-            None => sort(),
-        };
+        let (ids, levels) = run_on(m.pool.as_deref(), |parallel| {
+            reach::by_level(nodes, &self.marks, self.marked, m.var_count(), parallel)
+        });
         let mut counts = vec![C::default(); self.marked];
         let memo = Disjoint::new(&mut counts);
         for range in levels.into_iter().rev().filter(|r| !r.is_empty()) {
@@ -257,10 +255,13 @@ impl SatCounter<'_> {
                 unsafe { memo.set(rank.position(&self.marks, g), v) };
                 Some(())
             };
-            match &m.pool {
-                Some(pool) => pool.install(|| level_ids.par_iter().try_for_each(one))?,
-                None => level_ids.iter().try_for_each(one)?,
-            }
+            run_on(m.pool.as_deref(), |parallel| {
+                if parallel {
+                    level_ids.par_iter().try_for_each(one)
+                } else {
+                    level_ids.iter().try_for_each(one)
+                }
+            })?;
         }
         Some(counts)
     }

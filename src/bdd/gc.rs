@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::config::GcCache;
-use super::manager::Manager;
+use super::manager::{run_on, Manager};
 use super::node::Bdd;
 use super::reach;
 use super::stats::GcReport;
@@ -23,10 +23,9 @@ impl Manager {
         let start = Instant::now();
         let live_before = self.live_nodes() as u64;
         let roots: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();
-        let pool = self.pool.take();
         let keep_cache = self.config.gc_cache == GcCache::Keep;
         let (table, cache, split3) = (&mut self.table, &mut self.cache, &mut self.split3_cache);
-        let mut collect = |parallel: bool| {
+        let collect = |parallel: bool| {
             let mut marked = vec![0u64; reach::words(table.slots())];
             marked[0] |= 0b11;
             reach::mark_roots(&table.nodes, &mut marked, &roots, parallel);
@@ -42,11 +41,7 @@ impl Manager {
                 (freed, 0)
             }
         };
-        let (freed, cache_kept) = match &pool {
-            Some(pool) => pool.install(|| collect(true)),
-            None => collect(false),
-        };
-        self.pool = pool;
+        let (freed, cache_kept) = run_on(self.pool.as_deref(), collect);
         let live_after = self.live_nodes() as u64;
         let time = start.elapsed();
         self.stats.gc_runs += 1;

@@ -63,6 +63,16 @@ pub struct Manager {
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
 }
 
+/// `f(parallel)` on `pool` with `parallel` true when there is one (directly
+/// when the caller is one of its threads), else `f(false)` on the calling
+/// thread.
+pub(crate) fn run_on<R: Send>(pool: Option<&rayon::ThreadPool>, f: impl FnOnce(bool) -> R + Send) -> R {
+    match pool {
+        Some(pool) => pool.install(|| f(true)),
+        None => f(false),
+    }
+}
+
 /// Internal result of recursive operations: the error is a zero-sized marker
 /// so the hot path returns a register-sized value.
 pub(crate) type Step = std::result::Result<u32, Full>;

@@ -38,6 +38,7 @@ mod unique;
 pub use cache::Op;
 pub use config::{check_max_cache_entries, one_thread, Config, GcCache, CACHE_ENTRIES_RANGE, MAX_THREADS};
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
+pub(crate) use manager::run_on;
 pub use manager::{Manager, Renaming, VarSet};
 pub use memory::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};

@@ -94,10 +94,7 @@ impl super::manager::Manager {
     /// [`mark_roots`] on the manager's pool if it has one, else on the calling thread.
     pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
         let nodes = &self.table.nodes;
-        match &self.pool {
-            Some(pool) => pool.install(|| mark_roots(nodes, bits, roots, true)),
-            None => mark_roots(nodes, bits, roots, false),
-        }
+        super::manager::run_on(self.pool.as_deref(), |parallel| mark_roots(nodes, bits, roots, parallel))
     }
 }
 

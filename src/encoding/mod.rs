@@ -15,7 +15,7 @@ pub mod order;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{Bdd, Config, Manager, Var, VarSet};
+use crate::bdd::{run_on, Bdd, Config, Manager, Var, VarSet};
 use crate::error::Result;
 use crate::game::{BoardSize, Player, Position};
 pub use order::OrderSpec;
@@ -191,10 +191,8 @@ impl StateSpace {
     /// collection's phases, counting's levels), each costing two thread
     /// switches.
     pub fn on_pool<R: Send>(&mut self, f: impl FnOnce(&mut StateSpace) -> R + Send) -> R {
-        match self.manager.pool_handle() {
-            Some(pool) => pool.install(|| f(self)),
-            None => f(self),
-        }
+        let pool = self.manager.pool_handle();
+        run_on(pool.as_deref(), |_| f(self))
     }
 
     /// Create the variables of both frames in the order's arrangement.
