@@ -27,3 +27,8 @@ pub mod report;
 pub mod search;
 
 pub use error::{Error, Result};
+
+/// Every binary, test and benchmark of the crate allocates large blocks in
+/// huge pages (see [`bdd::HugePageAlloc`]).
+#[global_allocator]
+static ALLOCATOR: bdd::HugePageAlloc = bdd::HugePageAlloc;

@@ -175,7 +175,7 @@ impl Cache {
     /// A cache of `len` entries, rounded up to a power of two (at least 256).
     pub fn new(len: usize) -> Cache {
         let len = len.next_power_of_two().max(256);
-        Cache { entries: super::memory::filled(len, Entry::default()), shift: 64 - len.trailing_zeros() }
+        Cache { entries: vec![Entry::default(); len], shift: 64 - len.trailing_zeros() }
     }
 
     pub fn len(&self) -> usize {
@@ -221,7 +221,7 @@ impl Cache {
             }
             return;
         }
-        let old = std::mem::replace(&mut self.entries, super::memory::filled(len, Entry::default()));
+        let old = std::mem::replace(&mut self.entries, vec![Entry::default(); len]);
         self.shift = 64 - len.trailing_zeros();
         for e in old.into_iter().filter(|e| e.tag() != 0) {
             self.entries[e.slot(self.shift)] = e;

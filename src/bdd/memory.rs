@@ -1,10 +1,10 @@
 //! Allocation of the large tables (node arena, unique table, computed cache).
 //!
-//! The BDD operations read these tables at random, so on Linux they are
-//! allocated with transparent huge pages where the system allows it
-//! (`madvise(MADV_HUGEPAGE)`): one TLB entry then covers 2 MiB instead of
-//! 4 KiB. On this project's machines a dependent random load into 512 MB
-//! costs about 210 ns with 4 KiB pages and 165 ns with huge pages.
+//! The BDD operations read these tables at random, so on Linux they live in
+//! transparent huge pages where the system allows it (the process's
+//! allocator, `huge.rs`): one TLB entry then covers 2 MiB instead of 4 KiB.
+//! On this project's machines a dependent random load into 512 MB costs
+//! about 210 ns with 4 KiB pages and 165 ns with huge pages.
 
 /// The bytes the memory model charges a run whose live nodes peaked at
 /// `peak_nodes`: a node record for each, the unique table's buckets (one per
@@ -36,43 +36,7 @@ pub fn model_bytes_with(peak_nodes: u64, config: &super::Config, entry_bytes: us
         + cache * entry_bytes) as u64
 }
 
-/// Smallest allocation worth advising (one huge page).
-const HUGE_PAGE: usize = 2 << 20;
-
-/// Advise the kernel to back a vector's buffer with huge pages.
-fn advise_huge<T>(v: &Vec<T>) {
-    let bytes = v.capacity() * std::mem::size_of::<T>();
-    if bytes < HUGE_PAGE {
-        return;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        // The whole pages the buffer touches: for a buffer the allocator
-        // mapped on its own, its entire mapping. Advising only the pages
-        // inside the buffer would split the mapping in two or three, and a
-        // mapping in pieces cannot be grown in place (mremap), so every
-        // later growth would copy the table, holding it twice meanwhile.
-        const PAGE: usize = 4096;
-        let start = v.as_ptr() as usize / PAGE * PAGE;
-        let end = (v.as_ptr() as usize + bytes).next_multiple_of(PAGE);
-        // SAFETY: the range is page aligned and mapped (it holds the buffer,
-        // and the allocator's pages around it); MADV_HUGEPAGE changes no
-        // contents, only how the pages are backed.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-/// A vector of `len` copies of `value`, advised before its pages are touched.
-pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
-    advise_huge(&v);
-    v.resize(len, value);
-    v
-}
-
-/// Make room for one more element, doubling the capacity (advised) if full.
+/// Make room for one more element, doubling the capacity if full.
 #[inline]
 pub(crate) fn reserve_one<T>(v: &mut Vec<T>) {
     if v.len() == v.capacity() {
@@ -84,7 +48,6 @@ pub(crate) fn reserve_one<T>(v: &mut Vec<T>) {
 fn grow<T>(v: &mut Vec<T>) {
     let cap = v.capacity();
     v.reserve_exact(grown_capacity(cap, std::mem::size_of::<T>()) - cap);
-    advise_huge(v);
 }
 
 /// Past this size a table grows by a quarter instead of doubling: on the
@@ -109,11 +72,10 @@ pub(crate) fn grown_capacity(cap: usize, elem_bytes: usize) -> usize {
     }
 }
 
-/// Make the capacity at least `total` elements (advised).
+/// Make the capacity at least `total` elements.
 pub(crate) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
     if v.capacity() < total {
         v.reserve_exact(total - v.len());
-        advise_huge(v);
     }
 }
 

@@ -22,6 +22,7 @@ mod config;
 mod count;
 mod free;
 mod gc;
+mod huge;
 mod io;
 mod manager;
 mod memory;
@@ -37,6 +38,7 @@ mod unique;
 
 pub use cache::Op;
 pub use config::{check_max_cache_entries, one_thread, Config, GcCache, CACHE_ENTRIES_RANGE, MAX_THREADS};
+pub use huge::HugePageAlloc;
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
 pub(crate) use manager::run_on;
 pub use manager::{Manager, Renaming, VarSet};

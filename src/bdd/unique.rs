@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::free::{FreeParts, FreeSet};
-use super::memory::{filled, grown_capacity, reserve_one, reserve_total};
+use super::memory::{grown_capacity, reserve_one, reserve_total};
 use super::node::{Node, FREE_LEVEL, NIL};
 
 /// Slots per task of a parallel sweep or chain rebuild.
@@ -68,9 +68,9 @@ impl NodeTable {
         let max_nodes = max_nodes.clamp(2, NIL as usize);
         let initial = initial.clamp(2, max_nodes);
         let bucket_len = initial.max(16);
-        let mut nodes = filled(2, Node::TERMINAL);
+        let mut nodes = vec![Node::TERMINAL; 2];
         nodes.reserve_exact(initial);
-        NodeTable { nodes, buckets: filled(bucket_len, NIL), free: FreeSet::new(2), max_nodes }
+        NodeTable { nodes, buckets: vec![NIL; bucket_len], free: FreeSet::new(2), max_nodes }
     }
 
     /// Slots in use (live nodes, terminals included).
@@ -146,7 +146,7 @@ impl NodeTable {
     /// `len` buckets, every chain rebuilt.
     fn resize_buckets(&mut self, len: usize) {
         self.buckets = Vec::new();
-        self.buckets = filled(len, NIL);
+        self.buckets = vec![NIL; len];
         self.relink();
     }
 

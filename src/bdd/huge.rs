@@ -1,0 +1,186 @@
+//! The process's allocator: large blocks in mappings of whole huge pages.
+//!
+//! The BDD tables (node arena, unique table, computed cache, the three-way
+//! split's table, the bit vectors of marking and counting) are read at
+//! random, so nearly every access misses the TLB unless one entry covers
+//! 2 MiB (a transparent huge page) instead of 4 KiB.
+//!
+//! Blocks of at least [`LARGE`] bytes (with at most page alignment) are each
+//! mapped on their own, their length rounded up to whole 2 MiB pages, and
+//! advised `MADV_HUGEPAGE` before their pages are first touched; they grow
+//! and shrink with `mremap`. Linux places an anonymous mapping whose length
+//! is a multiple of 2 MiB on a 2 MiB boundary, and keeps that alignment when
+//! `mremap` moves it, so a table keeps its huge pages as it grows. glibc's
+//! own mappings (a header before the block, a length in 4 KiB pages) lose
+//! them: when a grown table's mapping moved, its old pages came back as
+//! 4 KiB pages, and a 6x4 solve held 49 of its 145 MB in huge pages.
+//! Smaller blocks, and every block on other systems, go to the system
+//! allocator.
+//!
+//! Invariant: a block whose layout has `size >= LARGE` and `align <= PAGE`
+//! was made by `map` (or `remap`) with mapping length `mapped(size)`; every
+//! other block belongs to the system allocator. Both sides decide by the
+//! layout alone, which `dealloc` and `realloc` receive unchanged.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+
+/// Bytes of a huge page.
+pub(crate) const HUGE_PAGE: usize = 2 << 20;
+/// Smallest block mapped on its own: one huge page.
+const LARGE: usize = HUGE_PAGE;
+/// Alignment every mapping has.
+const PAGE: usize = 4096;
+
+/// The allocator: see the module documentation.
+pub struct HugePageAlloc;
+
+/// Whether a block of this layout is mapped on its own.
+#[inline(always)]
+fn large(size: usize, align: usize) -> bool {
+    cfg!(target_os = "linux") && size >= LARGE && align <= PAGE
+}
+
+/// The mapping length of a large block of `size` bytes.
+fn mapped(size: usize) -> usize {
+    size.next_multiple_of(HUGE_PAGE)
+}
+
+#[cfg(target_os = "linux")]
+mod os {
+    use super::mapped;
+
+    /// A fresh zeroed mapping for `size` bytes, advised; null on failure.
+    pub(super) unsafe fn map(size: usize) -> *mut u8 {
+        let len = mapped(size);
+        let prot = libc::PROT_READ | libc::PROT_WRITE;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        // SAFETY: a new anonymous mapping; no existing memory is touched.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, prot, flags, -1, 0) };
+        if p == libc::MAP_FAILED {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the mapping just made; the advice changes no contents.
+        unsafe { libc::madvise(p, len, libc::MADV_HUGEPAGE) };
+        p.cast()
+    }
+
+    /// Resize the mapping of a `old` byte block at `p` for `new` bytes
+    /// (moving it if need be, contents kept); null on failure, `p` then
+    /// unchanged.
+    pub(super) unsafe fn remap(p: *mut u8, old: usize, new: usize) -> *mut u8 {
+        let (old_len, new_len) = (mapped(old), mapped(new));
+        if old_len == new_len {
+            return p;
+        }
+        // SAFETY: `p` is a mapping of `old_len` bytes made by `map`, which
+        // the caller owns and gives up on success.
+        let q = unsafe { libc::mremap(p.cast(), old_len, new_len, libc::MREMAP_MAYMOVE) };
+        if q == libc::MAP_FAILED {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: the mapping now at `q`; the advice changes no contents.
+        unsafe { libc::madvise(q, new_len, libc::MADV_HUGEPAGE) };
+        q.cast()
+    }
+
+    /// Unmap a block of `size` bytes made by `map`.
+    pub(super) unsafe fn unmap(p: *mut u8, size: usize) {
+        // SAFETY: `p` is a mapping of `mapped(size)` bytes that the caller gives up.
+        unsafe { libc::munmap(p.cast(), mapped(size)) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod os {
+    // `large` is false off Linux, so these are never called.
+    pub(super) unsafe fn map(_: usize) -> *mut u8 {
+        unreachable!()
+    }
+    pub(super) unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+        unreachable!()
+    }
+    pub(super) unsafe fn unmap(_: *mut u8, _: usize) {
+        unreachable!()
+    }
+}
+
+// SAFETY: large blocks are whole private mappings, at least page aligned,
+// of at least the requested size, zeroed when fresh, kept until `dealloc`;
+// `realloc` keeps the contents up to the smaller size. Every other block is
+// the system allocator's (see the invariant above).
+unsafe impl GlobalAlloc for HugePageAlloc {
+    #[inline]
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        match large(layout.size(), layout.align()) {
+            // SAFETY: see the impl's comment.
+            true => unsafe { os::map(layout.size()) },
+            false => unsafe { System.alloc(layout) },
+        }
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        match large(layout.size(), layout.align()) {
+            // SAFETY: a fresh mapping is zeroed.
+            true => unsafe { os::map(layout.size()) },
+            false => unsafe { System.alloc_zeroed(layout) },
+        }
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        match large(layout.size(), layout.align()) {
+            // SAFETY: the block was made by `map` (the invariant).
+            true => unsafe { os::unmap(p, layout.size()) },
+            false => unsafe { System.dealloc(p, layout) },
+        }
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let align = layout.align();
+        match (large(layout.size(), align), large(new_size, align)) {
+            // SAFETY: the block was made by `map` (the invariant).
+            (true, true) => unsafe { os::remap(p, layout.size(), new_size) },
+            (false, false) => unsafe { System.realloc(p, layout, new_size) },
+            _ => {
+                // SAFETY: the new layout is valid (the caller's contract on
+                // `new_size`); the block moves between the two allocators.
+                let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, align) };
+                let q = unsafe { self.alloc(new_layout) };
+                if !q.is_null() {
+                    // SAFETY: both blocks hold at least the smaller size and do not overlap.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(p, q, layout.size().min(new_size));
+                        self.dealloc(p, layout);
+                    }
+                }
+                q
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HUGE_PAGE, LARGE};
+
+    /// Blocks cross between the two allocators and grow and shrink as
+    /// mappings with their contents kept (the global allocator is this one).
+    #[test]
+    fn contents_survive_every_kind_of_resize() {
+        let pattern = |i: usize| (i as u32).wrapping_mul(2_654_435_761);
+        let mut v: Vec<u32> = (0..1000).map(pattern).collect();
+        for len in [LARGE / 4 + 7, 3 * HUGE_PAGE / 4, LARGE, 5 * LARGE / 4 + 3, 200, 10] {
+            let kept = v.len().min(len);
+            v.resize(len, 0);
+            v.shrink_to_fit();
+            assert!(v.iter().take(kept).enumerate().all(|(i, &x)| x == pattern(i)), "resized to {len}");
+            let n = v.len();
+            v.iter_mut().enumerate().skip(kept).for_each(|(i, x)| *x = pattern(i));
+            assert_eq!(v.len(), n);
+        }
+        let zeros = vec![0u64; 3 * HUGE_PAGE / 8 + 5];
+        assert!(zeros.iter().all(|&x| x == 0));
+        assert_eq!(zeros.as_ptr() as usize % 4096, 0, "a large block starts a page");
+    }
+}
