@@ -7,7 +7,7 @@
 //! rows of runs without a summary row, so a sweep killed at any moment
 //! continues without losing or duplicating a finished row.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
@@ -299,19 +299,19 @@ fn cut_torn_line(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Make a sweep directory consistent after an interruption; returns the keys
-/// of the finished runs.
-pub fn repair(dir: &Path) -> Result<HashSet<String>> {
+/// Make a sweep directory consistent after an interruption; returns the
+/// finished runs: each key with its status.
+pub fn repair(dir: &Path) -> Result<HashMap<String, String>> {
     let runs_path = dir.join("runs.csv");
     let plies_path = dir.join("plies.csv");
     check_header::<RunRow>(&runs_path)?;
     check_header::<PlyRow>(&plies_path)?;
     cut_torn_line(&runs_path)?;
     cut_torn_line(&plies_path)?;
-    let finished: HashSet<String> = if runs_path.exists() {
-        read_rows::<RunRow>(&runs_path)?.into_iter().map(|r| r.run).collect()
+    let finished: HashMap<String, String> = if runs_path.exists() {
+        read_rows::<RunRow>(&runs_path)?.into_iter().map(|r| (r.run, r.status)).collect()
     } else {
-        HashSet::new()
+        HashMap::new()
     };
     if plies_path.exists() {
         // Keep the header and the rows of finished runs.
@@ -321,7 +321,7 @@ pub fn repair(dir: &Path) -> Result<HashSet<String>> {
         let mut dropped = false;
         for record in reader.records() {
             let record = record.with_context(|| format!("{}: malformed row", plies_path.display()))?;
-            if finished.contains(record.get(0).unwrap_or("")) {
+            if finished.contains_key(record.get(0).unwrap_or("")) {
                 kept.push(record);
             } else {
                 dropped = true;

@@ -219,13 +219,20 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let _lock = lock(&dir)?;
     let finished = repair(&dir)?;
+    if spec.checkpoints {
+        // A sweep stopped between recording a run and removing its checkpoint
+        // (see `record`) left the checkpoint of a finished run: remove it now.
+        for r in runs.iter().filter(|r| finished.get(&r.key()).is_some_and(|s| s == "ok")) {
+            let _ = std::fs::remove_dir_all(checkpoint_dir(&dir, r));
+        }
+    }
     record_invocation(&dir, &spec, machine, &rev, argv, opts.shard)?;
 
     let mut runs_log = CsvLog::open::<RunRow>(&dir.join("runs.csv"))?;
     let mut plies_log = CsvLog::open::<PlyRow>(&dir.join("plies.csv"))?;
     let todo: Vec<RunSpec> = runs
         .iter()
-        .filter(|r| !finished.contains(&r.key()))
+        .filter(|r| !finished.contains_key(&r.key()))
         .map(|r| {
             let mut run = r.clone();
             if spec.checkpoints {

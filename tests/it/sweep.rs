@@ -632,7 +632,16 @@ fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
     assert_eq!((runs[0].status.as_str(), runs[1].status.as_str()), ("node-limit", "ok"));
     let kept = out.join("checkpoints").join(runs[0].run.replace('/', "_"));
     assert!(kept.join("checkpoint.json").exists(), "the stopped run's finished plies stay");
-    assert!(!out.join("checkpoints").join(runs[1].run.replace('/', "_")).exists(), "a finished run's go");
+    let finished = out.join("checkpoints").join(runs[1].run.replace('/', "_"));
+    assert!(!finished.exists(), "a finished run's go");
+    // A sweep stopped after recording a run but before removing its
+    // checkpoint left one behind: the next sweep removes it, and only it.
+    std::fs::create_dir_all(&finished).unwrap();
+    std::fs::write(finished.join("checkpoint.json"), "{}").unwrap();
+    assert!(sweep(&spec, &out, &[]).status.success());
+    assert!(!finished.exists(), "a finished run's leftover checkpoint is removed");
+    assert!(kept.join("checkpoint.json").exists(), "the stopped run's checkpoint stays");
+    assert_eq!(read_rows::<RunRow>(&out.join("runs.csv")).unwrap().len(), 2, "nothing ran again");
 }
 
 /// Two runs at once (`--jobs 2`) record the rows of one run at a time, also
