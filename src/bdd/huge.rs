@@ -8,19 +8,21 @@
 //! Blocks of at least [`LARGE`] bytes (with at most page alignment) are each
 //! mapped on their own, their length rounded up to whole 2 MiB pages, and
 //! advised `MADV_HUGEPAGE` before their pages are first touched; they grow
-//! and shrink with `mremap`. Linux places an anonymous mapping whose length
-//! is a multiple of 2 MiB on a 2 MiB boundary, and keeps that alignment when
-//! `mremap` moves it, so a table keeps its huge pages as it grows. glibc's
-//! own mappings (a header before the block, a length in 4 KiB pages) lose
-//! them: when a grown table's mapping moved, its old pages came back as
-//! 4 KiB pages, and a 6x4 solve held 49 of its 145 MB in huge pages.
-//! Smaller blocks, and every block on other systems, go to the system
-//! allocator.
+//! and shrink with `mremap`. Recent Linux kernels (6.18 on this project's
+//! machine) place an anonymous mapping whose length is a multiple of 2 MiB on
+//! a 2 MiB boundary, and keep that alignment when `mremap` moves it, so a
+//! table keeps its huge pages as it grows (a kernel that does not still gives
+//! correct blocks, with fewer huge pages). glibc's own mappings (a header
+//! before the block, a length in 4 KiB pages) lose them: when a grown
+//! table's mapping moved, its old pages came back as 4 KiB pages, and a 6x4
+//! solve held 49 of its 145 MB in huge pages. Smaller blocks, and every
+//! block on other systems, go to the system allocator.
 //!
-//! Invariant: a block whose layout has `size >= LARGE` and `align <= PAGE`
-//! was made by `map` (or `remap`) with mapping length `mapped(size)`; every
-//! other block belongs to the system allocator. Both sides decide by the
-//! layout alone, which `dealloc` and `realloc` receive unchanged.
+//! Invariant: on Linux, a block whose layout has `size >= LARGE` and
+//! `align <= PAGE` was made by `map` (or `remap`), its mapping `size`
+//! rounded up to whole huge pages; every other block belongs to the system
+//! allocator. Both sides decide by the layout alone, which `dealloc` and
+//! `realloc` receive unchanged.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
@@ -40,14 +42,14 @@ fn large(size: usize, align: usize) -> bool {
     cfg!(target_os = "linux") && size >= LARGE && align <= PAGE
 }
 
-/// The mapping length of a large block of `size` bytes.
-fn mapped(size: usize) -> usize {
-    size.next_multiple_of(HUGE_PAGE)
-}
-
 #[cfg(target_os = "linux")]
 mod os {
-    use super::mapped;
+    use super::HUGE_PAGE;
+
+    /// The mapping length of a large block of `size` bytes.
+    fn mapped(size: usize) -> usize {
+        size.next_multiple_of(HUGE_PAGE)
+    }
 
     /// A fresh zeroed mapping for `size` bytes, advised; null on failure.
     pub(super) unsafe fn map(size: usize) -> *mut u8 {
