@@ -146,12 +146,10 @@ pub fn forward(
     keep_layers: bool,
     on_ply: impl FnMut(&PlyRecord) + Send,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
-    space.on_pool(|space| {
-        let rules = Transition::build(space, opts)?;
-        let result = forward_with(space, &rules, keep_layers, on_ply);
-        rules.release(&mut space.manager);
-        result
-    })
+    let rules = Transition::build(space, opts)?;
+    let result = forward_with(space, &rules, keep_layers, on_ply);
+    rules.release(&mut space.manager);
+    result
 }
 
 /// [`forward`] with relations that are already built.

@@ -38,8 +38,15 @@ pub struct Transition {
 }
 
 impl Transition {
-    /// Build (and pin) the relations and terminal BDDs of both parities.
+    /// Build (and pin) the relations and terminal BDDs of both parities, on
+    /// the pool's thread like the passes that use them
+    /// ([`StateSpace::on_pool`]).
     pub fn build(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Transition> {
+        space.on_pool(|space| Self::build_here(space, opts))
+    }
+
+    /// [`Transition::build`] on the calling thread.
+    fn build_here(space: &mut StateSpace, opts: &ForwardOptions) -> Result<Transition> {
         let mut moves = [Vec::new(), Vec::new()];
         let mut terminal = [Vec::new(), Vec::new()];
         let pairing = match opts.image {
