@@ -237,6 +237,9 @@ pub struct ManagerArgs {
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
     #[arg(long, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
+    /// Fewest computed-cache entries (a power of two): the cache starts this large and grows with the node table only beyond it.
+    #[arg(long, default_value_t = Config::default().min_cache_entries)]
+    pub min_cache_entries: usize,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::bdd::MAX_THREADS as u64))]
     pub threads: u64,
@@ -248,8 +251,11 @@ impl ManagerArgs {
             let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
             return Err(InputError(msg).into());
         }
-        if let Err(e) = crate::bdd::check_max_cache_entries(self.max_cache_entries) {
+        if let Err(e) = crate::bdd::check_cache_entries(self.max_cache_entries) {
             return Err(InputError(format!("invalid value for '--max-cache-entries': {e}")).into());
+        }
+        if let Err(e) = crate::bdd::check_cache_entries(self.min_cache_entries) {
+            return Err(InputError(format!("invalid value for '--min-cache-entries': {e}")).into());
         }
         Ok(Config {
             max_nodes: self.max_nodes,
@@ -258,6 +264,7 @@ impl ManagerArgs {
             gc_cache: self.gc_cache,
             cache_ratio: self.cache_ratio as usize,
             max_cache_entries: self.max_cache_entries,
+            min_cache_entries: self.min_cache_entries,
             threads: self.threads as usize,
             ..Config::default()
         })

@@ -15,9 +15,17 @@ pub struct Config {
     /// that `entries >= slots / cache_ratio`.
     pub cache_ratio: usize,
     /// Upper bound on computed-cache entries (a power of two, see
-    /// [`check_max_cache_entries`]); once the cache holds this many it stops
+    /// [`check_cache_entries`]); once the cache holds this many it stops
     /// growing with the arena.
     pub max_cache_entries: usize,
+    /// The computed cache's floor (a power of two, see
+    /// [`check_cache_entries`]): below it the cache holds up to
+    /// [`CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR`] entries per node slot, so that
+    /// small problems keep a small cache and larger ones reach the floor
+    /// early (see [`Config::cache_entries`]). Zero in configurations recorded
+    /// before the field existed, whose cache only grew with the arena.
+    #[serde(default)]
+    pub min_cache_entries: usize,
     /// [`Manager::maybe_gc`] collects once this many internal nodes are alive...
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
@@ -50,12 +58,35 @@ pub enum GcCache {
     Clear,
 }
 
-/// Fewest and most computed-cache entries [`Config::max_cache_entries`] may name.
+/// Fewest and most computed-cache entries [`Config::max_cache_entries`] and
+/// [`Config::min_cache_entries`] may name.
 pub const CACHE_ENTRIES_RANGE: std::ops::RangeInclusive<usize> = (1 << 8)..=(1 << 34);
 
-/// Check a cap on the computed cache's entries: a power of two within
+/// The default of [`Config::min_cache_entries`]: 2^22 entries (64 MiB). On
+/// boards whose arena stays below 4 M slots (the 5x5 and 7x4 counts), a
+/// cache that only grew with the arena recomputed 15-20% of their steps.
+pub const DEFAULT_MIN_CACHE_ENTRIES: usize = 1 << 22;
+
+/// Cache entries per node slot while the cache is below its floor.
+pub const CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR: usize = 4;
+
+impl Config {
+    /// Computed-cache entries for an arena of `slots` slots: a power of two
+    /// at least `slots / cache_ratio`, and at least the smaller of the floor
+    /// and [`CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR`] entries per slot; at most
+    /// `max_cache_entries`, at least 256. Never decreases as `slots` grows.
+    pub fn cache_entries(&self, slots: usize) -> usize {
+        let below_floor = slots.saturating_mul(CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR).min(self.min_cache_entries);
+        (slots / self.cache_ratio.max(1))
+            .max(below_floor)
+            .next_power_of_two()
+            .clamp(256, self.max_cache_entries.max(256))
+    }
+}
+
+/// Check a bound on the computed cache's entries: a power of two within
 /// [`CACHE_ENTRIES_RANGE`]. The message names the value.
-pub fn check_max_cache_entries(n: usize) -> std::result::Result<(), String> {
+pub fn check_cache_entries(n: usize) -> std::result::Result<(), String> {
     if !n.is_power_of_two() || !CACHE_ENTRIES_RANGE.contains(&n) {
         let (lo, hi) = (CACHE_ENTRIES_RANGE.start().trailing_zeros(), CACHE_ENTRIES_RANGE.end().trailing_zeros());
         return Err(format!("{n} must be a power of two from 2^{lo} to 2^{hi}"));
@@ -83,6 +114,7 @@ impl Default for Config {
             max_nodes: u32::MAX as usize - 1,
             cache_ratio: 1,
             max_cache_entries: 1 << 26,
+            min_cache_entries: DEFAULT_MIN_CACHE_ENTRIES,
             gc_min_live: 1 << 20,
             gc_growth: 2.0,
             gc_cache: GcCache::default(),

@@ -83,9 +83,8 @@ impl Manager {
     /// An empty manager with no variables.
     pub fn new(mut config: Config) -> Manager {
         let table = NodeTable::new(config.initial_nodes, config.max_nodes);
-        let cache_len = (config.initial_nodes / config.cache_ratio.max(1)).min(config.max_cache_entries);
-        let cache = Cache::new(cache_len);
-        let cache_grow_at = cache.len().saturating_mul(config.cache_ratio.max(1));
+        let cache = Cache::new(config.cache_entries(config.initial_nodes));
+        let cache_grow_at = Self::cache_grow_at(&config, cache.len());
         let gc_next = config.gc_min_live;
         let pool = match config.threads {
             0 | 1 => None,
@@ -409,13 +408,22 @@ impl Manager {
 
     #[cold]
     fn grow_cache(&mut self) {
-        let target = (self.cache.len() * 2).min(self.config.max_cache_entries.next_power_of_two());
-        self.cache.resize(target);
-        self.cache_grow_at = if target >= self.config.max_cache_entries {
-            usize::MAX
+        self.cache.resize(self.config.cache_entries(self.table.slots()));
+        self.cache_grow_at = Self::cache_grow_at(&self.config, self.cache.len());
+    }
+
+    /// The most slots the arena may have before a cache of `len` entries is
+    /// smaller than [`Config::cache_entries`] asks for.
+    fn cache_grow_at(config: &Config, len: usize) -> usize {
+        if len >= config.max_cache_entries {
+            return usize::MAX;
+        }
+        let per_slot = len.saturating_mul(config.cache_ratio.max(1));
+        if len < config.min_cache_entries {
+            per_slot.min(len / super::config::CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR)
         } else {
-            self.cache.len().saturating_mul(self.config.cache_ratio.max(1))
-        };
+            per_slot
+        }
     }
 
     /// Count one recursive step of `op` and look it up in the cache.

@@ -9,9 +9,8 @@
 /// The bytes the memory model charges a run whose live nodes peaked at
 /// `peak_nodes`: a node record for each, the unique table's buckets (one per
 /// slot of the capacity the arena has grown to, from `config.initial_nodes`
-/// by [`grown_capacity`], for the peak's slots) and the computed cache (a
-/// power of two at least the slots over `config.cache_ratio`, at most
-/// `config.max_cache_entries`). Measured peak RSS beyond this is the free
+/// by [`grown_capacity`], for the peak's slots) and the computed cache
+/// ([`super::Config::cache_entries`] for those slots). Measured peak RSS beyond this is the free
 /// set (a bit a slot), the memo of counting and saving, the three-way
 /// split's table in a solve (an eighth of the cache's bytes), and the
 /// process itself.
@@ -30,7 +29,7 @@ pub fn model_bytes_with(peak_nodes: u64, config: &super::Config, entry_bytes: us
         capacity = grown_capacity(capacity, std::mem::size_of::<super::node::Node>());
     }
     let buckets = capacity.max(16);
-    let cache = (slots / config.cache_ratio.max(1)).next_power_of_two().clamp(256, config.max_cache_entries.max(256));
+    let cache = config.cache_entries(slots);
     (peak_nodes as usize * std::mem::size_of::<super::node::Node>()
         + buckets * std::mem::size_of::<u32>()
         + cache * entry_bytes) as u64
@@ -86,7 +85,13 @@ mod tests {
 
     #[test]
     fn the_model_charges_nodes_buckets_and_cache() {
-        let config = Config { initial_nodes: 1 << 10, cache_ratio: 1, max_cache_entries: 1 << 26, ..Config::default() };
+        let config = Config {
+            initial_nodes: 1 << 10,
+            cache_ratio: 1,
+            max_cache_entries: 1 << 26,
+            min_cache_entries: 256,
+            ..Config::default()
+        };
         // 1000 nodes: 1002 slots fit the arena's first 1026 (the 1024 asked
         // for and the two terminals): 1026 buckets and 1024 cache entries.
         assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1026 * 4 + 1024 * 16);
@@ -95,6 +100,16 @@ mod tests {
         assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 16);
         // A build with 20-byte cache entries.
         assert_eq!(model_bytes_with(1000, &config, 20), 1000 * 16 + 1026 * 4 + 1024 * 20);
+        // With a floor of 2^22 entries the cache holds four entries per
+        // slot below it (the 1024 slots asked for: 4096), and the
+        // floor itself once that is more (2 M nodes: 2^22 entries, not
+        // 2^21), unless the cap is smaller.
+        let floored = Config { min_cache_entries: 1 << 22, ..config.clone() };
+        assert_eq!(model_bytes(1000, &floored), 1000 * 16 + 1026 * 4 + 4096 * 16);
+        let (two_m, buckets) = (2_000_000, 1026 << 11);
+        assert_eq!(model_bytes(two_m, &floored), two_m * 16 + buckets * 4 + (1 << 22) * 16);
+        let capped = Config { max_cache_entries: 1 << 20, ..floored.clone() };
+        assert_eq!(model_bytes(two_m, &capped), two_m * 16 + buckets * 4 + (1 << 20) * 16);
         // 100 M nodes: the arena doubles from 1026 slots to 1026 * 2^16 =
         // 67,239,936 (past 1 GiB of 16-byte nodes), then grows by a quarter:
         // 84,049,920, then 105,062,400 slots, as many buckets; the cache

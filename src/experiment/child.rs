@@ -166,6 +166,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         cache_entry_bytes: Some(crate::bdd::CACHE_ENTRY_BYTES as u64),
         max_cache_entries: Some(config.max_cache_entries as u64),
         gc_cache: Some(crate::cli::value_name(&config.gc_cache)),
+        min_cache_entries: Some(config.min_cache_entries as u64),
     })
 }
 

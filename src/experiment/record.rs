@@ -85,6 +85,10 @@ pub struct RunRow {
     /// empty in archives written before the column existed (`keep` then).
     #[serde(default)]
     pub gc_cache: Option<String>,
+    /// The floor of computed-cache entries; empty in archives written before
+    /// the column existed (none then: the cache grew with the arena).
+    #[serde(default)]
+    pub min_cache_entries: Option<u64>,
 }
 
 /// One row of `plies.csv`.
@@ -211,7 +215,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 12] = [
+const ADDED_COLUMNS: [&str; 13] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -224,6 +228,7 @@ const ADDED_COLUMNS: [&str; 12] = [
     "max_cache_entries",
     "gc_cache",
     "split_s",
+    "min_cache_entries",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -56,6 +56,8 @@ pub struct ManagerSettings {
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two).
     pub max_cache_entries: usize,
+    /// Fewest computed-cache entries (a power of two).
+    pub min_cache_entries: usize,
     pub gc_cache: GcCache,
 }
 
@@ -67,6 +69,7 @@ impl Default for ManagerSettings {
             gc_growth: c.gc_growth,
             cache_ratio: c.cache_ratio,
             max_cache_entries: c.max_cache_entries,
+            min_cache_entries: c.min_cache_entries,
             gc_cache: c.gc_cache,
         }
     }
@@ -81,7 +84,8 @@ impl ManagerSettings {
         if self.cache_ratio == 0 {
             return Err(format!("{at}.cache_ratio: 0 must be at least 1"));
         }
-        crate::bdd::check_max_cache_entries(self.max_cache_entries).map_err(|e| format!("{at}.max_cache_entries: {e}"))
+        crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("{at}.max_cache_entries: {e}"))?;
+        crate::bdd::check_cache_entries(self.min_cache_entries).map_err(|e| format!("{at}.min_cache_entries: {e}"))
     }
 }
 
@@ -95,6 +99,8 @@ pub struct Swept {
     pub max_cache_entries: bool,
     #[serde(default)]
     pub gc_cache: bool,
+    #[serde(default)]
+    pub min_cache_entries: bool,
 }
 
 impl Swept {
@@ -133,9 +139,10 @@ pub struct RunSpec {
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/N-threads` when the operations run on N > 1 threads, then
-    /// `/cache-R`, `/gc-G`, `/max-cache-E` and `/gc-cache-P` when its grid
-    /// sweeps the cache ratio, the GC growth factor, the cap on cache entries
-    /// or what collections do with the cache, then
+    /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P` and `/min-cache-E`
+    /// when its grid sweeps the cache ratio, the GC growth factor, the cap on
+    /// cache entries, what collections do with the cache or the cache's
+    /// floor, then
     /// `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
@@ -150,6 +157,9 @@ impl RunSpec {
         }
         if self.swept.gc_cache {
             extra += &format!("/gc-cache-{}", crate::cli::value_name(&self.manager.gc_cache));
+        }
+        if self.swept.min_cache_entries {
+            extra += &format!("/min-cache-{}", self.manager.min_cache_entries);
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);
@@ -178,6 +188,7 @@ impl RunSpec {
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
             max_cache_entries: self.manager.max_cache_entries,
+            min_cache_entries: self.manager.min_cache_entries,
             gc_cache: self.manager.gc_cache,
             threads: self.threads,
             ..Config::default()

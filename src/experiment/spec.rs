@@ -23,6 +23,7 @@
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
 //! max_cache_entries = [4194304, 67108864]  # caps on cache entries (powers of two)
 //! gc_cache = ["keep", "clear"] # what a collection does with the computed cache
+//! min_cache_entries = [256, 4194304]       # floors of the cache (powers of two)
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -124,6 +125,9 @@ pub struct Grid {
     /// What collections do with the computed cache, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub gc_cache: Vec<GcCache>,
+    /// Floors of the computed cache's entries, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub min_cache_entries: Vec<usize>,
 }
 
 /// Most repetitions a spec may ask for.
@@ -274,6 +278,7 @@ impl ExperimentSpec {
             gc_growth: !g.gc_growth.is_empty(),
             max_cache_entries: !g.max_cache_entries.is_empty(),
             gc_cache: !g.gc_cache.is_empty(),
+            min_cache_entries: !g.min_cache_entries.is_empty(),
         };
         // Each axis multiplies the settings so far, the earlier axes outermost.
         let mut settings = vec![self.manager.clone()];
@@ -281,6 +286,7 @@ impl ExperimentSpec {
         settings = cross(settings, &g.gc_growth, |m, v| m.gc_growth = v);
         settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
+        settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = v);
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {
             m.check(at)?;

@@ -20,12 +20,14 @@ const OLD_ENTRY_BYTES: u64 = 20;
 /// The cap on cache entries of runs that did not record it (all made before the column existed).
 const OLD_MAX_CACHE_ENTRIES: u64 = 1 << 26;
 
-/// A run's model bytes (its recorded cache ratio, cap and entry size, the
-/// default configuration otherwise).
+/// A run's model bytes (its recorded cache ratio, cap, floor and entry
+/// size, the default configuration otherwise; no floor where the run
+/// predates the column).
 pub fn model_of(run: &Run) -> u64 {
     let config = Config {
         cache_ratio: run.row.cache_ratio.max(1) as usize,
         max_cache_entries: run.row.max_cache_entries.unwrap_or(OLD_MAX_CACHE_ENTRIES) as usize,
+        min_cache_entries: run.row.min_cache_entries.unwrap_or(0) as usize,
         ..Config::default()
     };
     model_bytes_with(run.row.peak_nodes, &config, run.row.cache_entry_bytes.unwrap_or(OLD_ENTRY_BYTES) as usize)
@@ -50,7 +52,8 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
 16 bytes per peak live node, the unique table's buckets (4 bytes each, one per slot of the capacity the \
 arena grows to for the peak: it doubles, then grows by a quarter from 1 GiB; before commit 033d269 the buckets \
 were a power of two at least the slots, up to twice as many, which the model no longer charges) \
-and the computed cache (16 bytes an entry, a power of two at least the slots over the cache ratio, at most \
+and the computed cache (16 bytes an entry, a power of two at least the slots over the cache ratio and, up to \
+the run's `min_cache_entries` (none where the column is absent), at least four entries a slot; at most \
 the run's `max_cache_entries`, 2^{} where the column is absent; 20 bytes in runs without the `cache_entry_bytes` column, all made before commit 3820172 but those of \
 perf/2026-11-22-vm-7f166eb23441, whose 16-byte entries are charged as 20). Beyond the model a run also holds the free slots (a stack of 4 bytes a free slot before commit 1f8e24e, a \
 bitmap of 1 bit a slot since), the memo of \

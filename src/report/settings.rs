@@ -1,5 +1,5 @@
 //! Manager settings compared: per sweep and configuration, the runs that
-//! differ only in the computed cache's ratio and cap or the GC policy, each
+//! differ only in the computed cache's ratio, cap and floor or the GC policy, each
 //! setting with the median and range of its repetitions' times (a spec's
 //! `repeats` runs them round after round, so the machine's drift meets every
 //! setting alike).
@@ -8,13 +8,15 @@ use std::fmt::Write as _;
 
 use super::data::{group_by, Archive, Repetitions, Run};
 
-/// What it varies, as the row records it: cache ratio, cap on cache entries
-/// (0 where the row predates the column), GC growth, what collections do
-/// with the cache (`keep` where the row predates the column) and GC threshold.
+/// What it varies, as the row records it: cache ratio, cap and floor on
+/// cache entries (0 where the row predates the column), GC growth, what
+/// collections do with the cache (`keep` where the row predates the column)
+/// and GC threshold.
 #[derive(Clone, Debug, PartialEq, PartialOrd)]
 struct Setting<'a> {
     cache_ratio: u64,
     max_cache_entries: u64,
+    min_cache_entries: u64,
     gc_growth: f64,
     gc_cache: &'a str,
     gc_min_live: u64,
@@ -24,6 +26,7 @@ fn setting(r: &Run) -> Setting<'_> {
     Setting {
         cache_ratio: r.row.cache_ratio,
         max_cache_entries: r.row.max_cache_entries.unwrap_or(0),
+        min_cache_entries: r.row.min_cache_entries.unwrap_or(0),
         gc_growth: r.row.gc_growth,
         gc_cache: r.row.gc_cache.as_deref().unwrap_or("keep"),
         gc_min_live: r.row.gc_min_live,
@@ -36,13 +39,14 @@ pub fn markdown(archive: &Archive) -> Option<String> {
     let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), r.row.threads.unwrap_or(1)));
     let mut s = String::from(
         "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
-terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry) or cap \
-(most entries; - where the run predates the column) or the GC policy. Per setting: its runs (repetitions, \
+terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry), cap \
+(most entries; - where the run predates the column) or floor (up to which the cache holds four entries a node slot; \
+- where the run predates the column) or the GC policy. Per setting: its runs (repetitions, \
 made round after round with `repeats` in the spec), the median and range of their wall times, the median \
 peak RSS, peak nodes, and whether every run counted the same positions as the group's first. Compare \
 settings within a row group only: the machine's speed drifts between sweeps.\n\n\
-| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
+| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | min cache entries | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
     );
     let mut rows = 0;
     for ((c, threads), runs) in groups {
@@ -62,11 +66,12 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
         for (set, rs) in by_setting {
             rows += 1;
             let m = Repetitions::of(&rs);
-            let cap = if set.max_cache_entries == 0 { "-".to_string() } else { set.max_cache_entries.to_string() };
+            let entries = |n: u64| if n == 0 { "-".to_string() } else { n.to_string() };
+            let (cap, floor) = (entries(set.max_cache_entries), entries(set.min_cache_entries));
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {floor} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
                 c.source.display(),
                 c.board,
                 c.pass,

@@ -60,6 +60,7 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["count", "-W", "4", "-H", "4", "--gc-growth", "0.5"], "0.5"),
         (vec!["count", "-W", "4", "-H", "4", "--max-cache-entries", "1000"], "1000"),
         (vec!["solve", "-W", "4", "-H", "4", "--max-cache-entries", "128"], "128"),
+        (vec!["count", "-W", "4", "-H", "4", "--min-cache-entries", "3000"], "3000"),
         (vec!["solve", "-W", "4", "-H", "4", "--gc-cache", "drop"], "drop"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
     ];
@@ -74,8 +75,9 @@ fn bad_input_gets_one_line_and_status_2() {
     assert!(!missing_dir.exists());
 }
 
-/// Manager settings change no result: a 256-entry cache, and a cache
-/// emptied by each of many collections (a low GC threshold), each give the
+/// Manager settings change no result: a 256-entry cache, a cache that grows
+/// with the arena from 256 entries (no floor), and a cache emptied by each
+/// of many collections (a low GC threshold), each give the
 /// enumerator's counts per ply (5x4) and the explicit solver's table on two
 /// threads (5x3).
 #[test]
@@ -88,7 +90,12 @@ fn manager_settings_give_the_same_counts_and_values() {
         .map(|(ply, (a, b, c, d, e))| vec![ply as u64, a, b, c, d, e])
         .collect();
     let oracle = explicit::count_plies(BoardSize::new(5, 4).unwrap(), true).unwrap();
-    for setting in [&["--max-cache-entries", "256"][..], &["--gc-cache", "clear", "--gc-min-live", "2000"]] {
+    let settings = [
+        &["--max-cache-entries", "256"][..],
+        &["--min-cache-entries", "256"],
+        &["--gc-cache", "clear", "--gc-min-live", "2000"],
+    ];
+    for setting in settings {
         let dir = tempfile::tempdir().unwrap();
         let csv = dir.path().join("plies.csv");
         let out = c4bdd(&[&["count", "-W", "5", "-H", "4", "--csv", csv.to_str().unwrap()], setting].concat());
@@ -166,6 +173,7 @@ fn help_explains_every_option() {
         "--gc-growth",
         "--cache-ratio",
         "--max-cache-entries",
+        "--min-cache-entries",
     ] {
         assert!(text.contains(option), "--help lacks {option}");
     }

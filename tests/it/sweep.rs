@@ -386,9 +386,9 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     assert!(err.contains("bad.toml") && err.contains("grid.threads") && err.contains('0'), "{err}");
 }
 
-/// The cache ratio, the GC growth factor, the cap on cache entries and what
-/// collections do with the cache are grid axes too (collections run: the
-/// spec's threshold is low): each value
+/// The cache ratio, the GC growth factor, the cap and floor on cache
+/// entries and what collections do with the cache are grid axes too
+/// (collections run: the spec's threshold is low): each value
 /// is a run named in its key and recorded in its row, every run counts the
 /// same positions, a spec without them keeps its keys, and a bad value names
 /// the grid and the key.
@@ -399,27 +399,41 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
         "[grid]\nboards = [\"5x4\"]\ncache_ratio = [1, 4]\n\n[[also]]\nboards = [\"4x4\"]\ngc_growth = [1.5]\n\n\
                 [[also]]\nboards = [\"4x4\"]\n\n[[also]]\nboards = [\"4x4\"]\nmax_cache_entries = [256, 1024]\n\n\
                 [[also]]\nboards = [\"4x4\"]\ngc_cache = [\"keep\", \"clear\"]\n\n\
+                [[also]]\nboards = [\"4x4\"]\nmin_cache_entries = [256, 65536]\n\n\
                 [manager]\ncache_ratio = 2\ngc_min_live = 1000\n";
     let out = dir.path().join("out");
     let rows = sweep_rows(dir.path(), "manager_axes", body, &out);
-    // (key, cache ratio, GC growth, cap on cache entries, GC cache)
-    type Settings<'a> = (&'a str, u64, f64, Option<u64>, Option<&'a str>);
+    // (key, cache ratio, GC growth, cap on cache entries, GC cache, floor on cache entries)
+    type Settings<'a> = (&'a str, u64, f64, Option<u64>, Option<&'a str>, Option<u64>);
     let keys: Vec<Settings> = rows
         .iter()
-        .map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries, r.gc_cache.as_deref()))
+        .map(|r| {
+            (
+                r.run.as_str(),
+                r.cache_ratio,
+                r.gc_growth,
+                r.max_cache_entries,
+                r.gc_cache.as_deref(),
+                r.min_cache_entries,
+            )
+        })
         .collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
+    let floor = Some(c4bdd::bdd::DEFAULT_MIN_CACHE_ENTRIES as u64);
+    let keep = Some("keep");
     assert_eq!(
         keys,
         [
-            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0, default_cap, Some("keep")),
-            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0, default_cap, Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5, default_cap, Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0, default_cap, Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256), Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024), Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place/gc-cache-keep", 2, 2.0, default_cap, Some("keep")),
-            ("4x4/compressed/paper/count/whole/in-place/gc-cache-clear", 2, 2.0, default_cap, Some("clear")),
+            ("5x4/compressed/paper/count/whole/in-place/cache-1", 1, 2.0, default_cap, keep, floor),
+            ("5x4/compressed/paper/count/whole/in-place/cache-4", 4, 2.0, default_cap, keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place/gc-1.5", 2, 1.5, default_cap, keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place", 2, 2.0, default_cap, keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256), keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024), keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place/gc-cache-keep", 2, 2.0, default_cap, keep, floor),
+            ("4x4/compressed/paper/count/whole/in-place/gc-cache-clear", 2, 2.0, default_cap, Some("clear"), floor),
+            ("4x4/compressed/paper/count/whole/in-place/min-cache-256", 2, 2.0, default_cap, keep, Some(256)),
+            ("4x4/compressed/paper/count/whole/in-place/min-cache-65536", 2, 2.0, default_cap, keep, Some(65536)),
         ]
     );
     assert!(rows.iter().all(|r| r.status == "ok"));
@@ -436,6 +450,8 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
         (format!("{board}max_cache_entries = [1000]"), "grid.max_cache_entries: 1000"),
         (format!("{board}max_cache_entries = [128]"), "grid.max_cache_entries: 128"),
         (format!("{board}[manager]\nmax_cache_entries = 3"), "manager.max_cache_entries: 3"),
+        (format!("{board}min_cache_entries = [1000]"), "grid.min_cache_entries: 1000"),
+        (format!("{board}[manager]\nmin_cache_entries = 0"), "manager.min_cache_entries: 0"),
         (format!("{board}gc_cache = [\"drop\"]"), "drop"),
     ] {
         let spec = write_spec(dir.path(), "bad", &format!("{bad}\n"));
