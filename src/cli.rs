@@ -222,9 +222,9 @@ pub struct ManagerArgs {
     /// Most BDD nodes alive at once; reaching it ends the run with exit status 3.
     #[arg(long, default_value_t = u32::MAX as usize - 1)]
     pub max_nodes: usize,
-    /// Collect garbage once this many nodes are alive...
-    #[arg(long, default_value_t = Config::default().gc_min_live)]
-    pub gc_min_live: usize,
+    /// Collect garbage once this many nodes are alive (default: 4194304 for count, 1048576 for solve)...
+    #[arg(long)]
+    pub gc_min_live: Option<usize>,
     /// ...or once the live nodes have grown by this factor since the last collection.
     #[arg(long, default_value_t = Config::default().gc_growth)]
     pub gc_growth: f64,
@@ -246,7 +246,8 @@ pub struct ManagerArgs {
 }
 
 impl ManagerArgs {
-    pub fn config(&self) -> Result<Config> {
+    /// The manager's configuration; `default_gc_min_live` where `--gc-min-live` is not given.
+    pub fn config(&self, default_gc_min_live: usize) -> Result<Config> {
         if !(self.gc_growth.is_finite() && self.gc_growth >= 1.0) {
             let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
             return Err(InputError(msg).into());
@@ -259,7 +260,7 @@ impl ManagerArgs {
         }
         Ok(Config {
             max_nodes: self.max_nodes,
-            gc_min_live: self.gc_min_live,
+            gc_min_live: self.gc_min_live.unwrap_or(default_gc_min_live),
             gc_growth: self.gc_growth,
             gc_cache: self.gc_cache,
             cache_ratio: self.cache_ratio as usize,

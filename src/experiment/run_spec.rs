@@ -51,7 +51,10 @@ pub struct Limits {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ManagerSettings {
-    pub gc_min_live: usize,
+    /// Absent: the pass's default (`COUNT_GC_MIN_LIVE` for a count, the
+    /// manager's default for a solve).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_min_live: Option<usize>,
     pub gc_growth: f64,
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two).
@@ -65,7 +68,7 @@ impl Default for ManagerSettings {
     fn default() -> ManagerSettings {
         let c = Config::default();
         ManagerSettings {
-            gc_min_live: c.gc_min_live,
+            gc_min_live: None,
             gc_growth: c.gc_growth,
             cache_ratio: c.cache_ratio,
             max_cache_entries: c.max_cache_entries,
@@ -184,7 +187,10 @@ impl RunSpec {
     pub fn config(&self) -> Config {
         Config {
             max_nodes: self.limits.max_nodes.unwrap_or(Config::default().max_nodes),
-            gc_min_live: self.manager.gc_min_live,
+            gc_min_live: self.manager.gc_min_live.unwrap_or(match self.pass {
+                Pass::Count => crate::bdd::COUNT_GC_MIN_LIVE,
+                Pass::Solve => Config::default().gc_min_live,
+            }),
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
             max_cache_entries: self.manager.max_cache_entries,
