@@ -237,7 +237,7 @@ pub struct ManagerArgs {
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
     #[arg(long, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
-    /// Fewest computed-cache entries (a power of two): the cache starts this large and grows with the node table only beyond it.
+    /// The computed cache's floor (a power of two): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
     #[arg(long, default_value_t = Config::default().min_cache_entries)]
     pub min_cache_entries: usize,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).

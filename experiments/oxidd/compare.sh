@@ -7,7 +7,7 @@
 # board, one after another on one thread: c4bdd's default count (in-place
 # image), c4bdd with the paper's monolithic relation over alternating frames
 # (--image monolithic), and oxidd with that same strategy. Writes
-# OUT_DIR/runs.csv (round, board, program, image, positions, wall_s, cpu_s)
+# OUT_DIR/times.csv (round, board, program, image, positions, wall_s, cpu_s)
 # and OUT_DIR/meta.txt (command, commits, machine); stops with an error if
 # two programs count different totals.
 set -euo pipefail
@@ -31,7 +31,7 @@ mkdir -p "$out"
   echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
   echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
 } > "$out/meta.txt"
-csv=$out/runs.csv
+csv=$out/times.csv
 echo "round,board,program,image,positions,wall_s,cpu_s" > "$csv.tmp"
 
 # run ROUND BOARD PROGRAM IMAGE COMMAND...: time one run and append its row.

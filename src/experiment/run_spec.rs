@@ -59,7 +59,7 @@ pub struct ManagerSettings {
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two).
     pub max_cache_entries: usize,
-    /// Fewest computed-cache entries (a power of two).
+    /// The computed cache's floor (a power of two; `Config::min_cache_entries`).
     pub min_cache_entries: usize,
     pub gc_cache: GcCache,
 }

@@ -4,6 +4,7 @@
 
 pub mod data;
 pub mod memory;
+pub mod oxidd;
 pub mod perf;
 pub mod plots;
 pub mod settings;
@@ -237,11 +238,16 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
         out.note("perf.md".into(), "the speed board set: median time, CPU, GC share, RSS of repetitions per sweep");
     }
 
+    if let Some(text) = oxidd::markdown(&opts.results)? {
+        write_file(&opts.plots.join("oxidd.md"), &text)?;
+        out.note("oxidd.md".into(), "c4bdd against the oxidd crate on the same counts: median CPU time per board");
+    }
+
     if let Some(text) = settings::markdown(&archive) {
         write_file(&opts.plots.join("settings.md"), &text)?;
         out.note(
             "settings.md".into(),
-            "manager settings compared (cache ratio and cap, GC): median time of repetitions",
+            "manager settings compared (cache ratio, cap and floor, GC): median time of repetitions",
         );
     }
 

@@ -224,3 +224,42 @@ fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
     assert!(section.contains(&multi), "{multi}: {section}");
     assert!(section.contains("Status: reproduced."), "{section}");
 }
+
+/// `plots/oxidd.md` from the timings `experiments/oxidd/compare.sh` archives:
+/// per board and program the median CPU time of its rounds, its range and
+/// oxidd's median over it, and whether the board's runs agreed on the
+/// positions; a malformed file is an error naming it.
+#[test]
+fn report_compares_the_archived_oxidd_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("results/oxidd/2026-01-01-a");
+    std::fs::create_dir_all(&archive).unwrap();
+    let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s\n");
+    for (round, [in_place, monolithic, oxidd]) in [(1, [1.0, 4.0, 5.0]), (2, [5.0, 3.0, 6.0]), (3, [2.0, 2.0, 4.0])] {
+        csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place}\n");
+        csv += &format!("{round},7x4,c4bdd,monolithic,2265792710,{monolithic},{monolithic}\n");
+        csv += &format!("{round},7x4,oxidd,monolithic,2265792710,{oxidd},{oxidd}\n");
+    }
+    csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1\n1,4x4,oxidd,monolithic,161028,0.2,0.2\n";
+    std::fs::write(archive.join("times.csv"), csv).unwrap();
+    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
+    let repro = dir.path().join("repro.md");
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(plots.join("oxidd.md")).unwrap();
+    let row = |board: &str, program: &str, image: &str| {
+        let head = format!("| oxidd/2026-01-01-a | {board} | {program} | {image} |");
+        text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
+    };
+    assert!(row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 2.50 | yes |"), "{text}");
+    assert!(row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.67 | yes |"), "{text}");
+    assert!(row("7x4", "oxidd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 1.00 | yes |"), "{text}");
+    assert!(row("4x4", "c4bdd", "in-place").ends_with("| 1 | 0.10 | 0.10 - 0.10 | 2.00 | NO |"), "{text}");
+
+    std::fs::write(archive.join("times.csv"), "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n")
+        .unwrap();
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("times.csv"), "{err}");
+}

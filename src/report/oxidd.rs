@@ -1,0 +1,72 @@
+//! `plots/oxidd.md`: c4bdd against the oxidd crate, from the timings that
+//! `experiments/oxidd/compare.sh` archives under `results/oxidd/<dir>/times.csv`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Result;
+use serde::Deserialize;
+
+use super::data::median;
+use crate::experiment::record::read_rows;
+
+/// One timed run of `compare.sh`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Timing {
+    pub round: u32,
+    pub board: String,
+    pub program: String,
+    pub image: String,
+    pub positions: u128,
+    pub wall_s: f64,
+    pub cpu_s: f64,
+}
+
+/// The table, or `None` when `results/oxidd` holds no timings; a malformed
+/// file is an error naming it.
+pub fn markdown(results: &Path) -> Result<Option<String>> {
+    let mut dirs: Vec<_> = std::fs::read_dir(results.join("oxidd"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| d.path())
+        .filter(|d| d.join("times.csv").is_file())
+        .collect();
+    dirs.sort();
+    let mut s = String::from(
+        "c4bdd against the oxidd crate (0.13, complement edges, one thread), counting the same boards in the \
+compressed encoding, column-wise order, one terminal BDD per frame: `experiments/oxidd/compare.sh` runs c4bdd's \
+default in-place image, c4bdd with the paper's monolithic relation over alternating frames (`--image monolithic`) \
+and oxidd with that same strategy, round after round, and archives each run's wall and CPU time (of the whole \
+process) under `results/oxidd/`. Per board and program: the median CPU time of the rounds with its range, \
+oxidd's median over it (above 1: c4bdd is faster), and whether every run of the board counted the same positions.\n\n\
+| archive | board | program | image | rounds | median CPU s | min - max CPU s | oxidd / this | same positions |\n\
+|---|---|---|---|---:|---:|---|---:|---|\n",
+    );
+    let mut rows = 0;
+    for dir in &dirs {
+        let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
+        let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+        for t in &timings {
+            groups.entry((&t.board, &t.program, &t.image)).or_default().push(t.cpu_s);
+        }
+        let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
+        for (&(board, program, image), cpu) in &groups {
+            let oxidd = groups.get(&(board, "oxidd", "monolithic")).map(|c| median(c.clone()));
+            let m = median(cpu.clone());
+            let (lo, hi) = cpu.iter().fold((f64::MAX, 0f64), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+            let ratio = oxidd.map_or("-".to_string(), |o| format!("{:.2}", o / m));
+            let mut counts = timings.iter().filter(|t| t.board == board).map(|t| t.positions);
+            let first = counts.next();
+            let same = if counts.all(|p| Some(p) == first) { "yes" } else { "NO" };
+            let _ = writeln!(
+                s,
+                "| {source} | {board} | {program} | {image} | {} | {m:.2} | {lo:.2} - {hi:.2} | {ratio} | {same} |",
+                cpu.len()
+            );
+            rows += 1;
+        }
+    }
+    Ok((rows > 0).then_some(s))
+}
