@@ -237,17 +237,18 @@ pub struct ManagerArgs {
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
     #[arg(long, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
-    /// The computed cache's floor (a power of two): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
-    #[arg(long, default_value_t = Config::default().min_cache_entries)]
-    pub min_cache_entries: usize,
+    /// The computed cache's floor (a power of two; default: 4194304 for count, none (256) for solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
+    #[arg(long)]
+    pub min_cache_entries: Option<usize>,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::bdd::MAX_THREADS as u64))]
     pub threads: u64,
 }
 
 impl ManagerArgs {
-    /// The manager's configuration; `default_gc_min_live` where `--gc-min-live` is not given.
-    pub fn config(&self, default_gc_min_live: usize) -> Result<Config> {
+    /// The manager's configuration; `defaults`' values where `--gc-min-live`
+    /// or `--min-cache-entries` is not given.
+    pub fn config(&self, defaults: Config) -> Result<Config> {
         if !(self.gc_growth.is_finite() && self.gc_growth >= 1.0) {
             let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
             return Err(InputError(msg).into());
@@ -255,19 +256,19 @@ impl ManagerArgs {
         if let Err(e) = crate::bdd::check_cache_entries(self.max_cache_entries) {
             return Err(InputError(format!("invalid value for '--max-cache-entries': {e}")).into());
         }
-        if let Err(e) = crate::bdd::check_cache_entries(self.min_cache_entries) {
+        if let Some(Err(e)) = self.min_cache_entries.map(crate::bdd::check_cache_entries) {
             return Err(InputError(format!("invalid value for '--min-cache-entries': {e}")).into());
         }
         Ok(Config {
             max_nodes: self.max_nodes,
-            gc_min_live: self.gc_min_live.unwrap_or(default_gc_min_live),
+            gc_min_live: self.gc_min_live.unwrap_or(defaults.gc_min_live),
             gc_growth: self.gc_growth,
             gc_cache: self.gc_cache,
             cache_ratio: self.cache_ratio as usize,
             max_cache_entries: self.max_cache_entries,
-            min_cache_entries: self.min_cache_entries,
+            min_cache_entries: self.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             threads: self.threads as usize,
-            ..Config::default()
+            ..defaults
         })
     }
 }

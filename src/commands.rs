@@ -41,7 +41,7 @@ pub fn count(args: CountArgs) -> Result<()> {
     let size = args.board.size()?;
     let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
     let opts = ForwardOptions { image: args.image, terminal };
-    let config = args.manager.config(crate::bdd::COUNT_GC_MIN_LIVE)?;
+    let config = args.manager.config(crate::bdd::Config::for_count())?;
     let mut csv = open_csv(args.csv.as_deref())?;
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     let order = space.order_name.clone();
@@ -180,7 +180,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         return Err(InputError(format!("invalid value '{name}' for '--terminal': solving needs whole or lines")).into());
     }
     let opts = ForwardOptions { image: args.image, terminal: args.terminal };
-    let config = args.manager.config(crate::bdd::Config::default().gc_min_live)?;
+    let config = args.manager.config(crate::bdd::Config::default())?;
     let mut writer = match &args.out {
         Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| InputError(e.to_string()))?),
         None => None,

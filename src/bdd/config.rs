@@ -62,14 +62,17 @@ pub enum GcCache {
 /// [`Config::min_cache_entries`] may name.
 pub const CACHE_ENTRIES_RANGE: std::ops::RangeInclusive<usize> = (1 << 8)..=(1 << 34);
 
-/// The default of [`Config::min_cache_entries`]: 2^22 entries (64 MiB). On
-/// boards whose arena stays below 4 M slots (the 5x5 and 7x4 counts), a
-/// cache that only grew with the arena took 14-16% more recursive steps.
-pub const DEFAULT_MIN_CACHE_ENTRIES: usize = 1 << 22;
+/// The default of [`Config::min_cache_entries`] in a count
+/// ([`Config::for_count`]): 2^22 entries (64 MiB). On boards whose arena
+/// stays below 4 M slots (the 5x5 and 7x4 counts), a cache that only grew
+/// with the arena took 14-16% more recursive steps. A solve has no floor
+/// ([`Config::default`]: 256, the cache's own minimum): it gained nothing
+/// measurable from one, and its shortest runs lost to the larger cache's pages.
+pub const COUNT_MIN_CACHE_ENTRIES: usize = 1 << 22;
 
 /// The default of [`Config::gc_min_live`] in a count (the forward pass
-/// alone): 2^22 nodes (64 MiB of records), against 2^20 in a solve
-/// ([`Config::default`]). A collection in the forward pass frees the nodes of
+/// alone, [`Config::for_count`]): 2^22 nodes (64 MiB of records), against
+/// 2^20 in a solve ([`Config::default`]). A collection in the forward pass frees the nodes of
 /// earlier plies, and the plies after it build many of them again: the 7x4
 /// count created 5.4 M nodes with collections from 2^20 live nodes and 3.1 M
 /// with none. A solve's retrograde pass reuses little of its garbage, and
@@ -80,6 +83,12 @@ pub const COUNT_GC_MIN_LIVE: usize = 1 << 22;
 pub const CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR: usize = 4;
 
 impl Config {
+    /// The defaults of a count: [`Config::default`] with [`COUNT_GC_MIN_LIVE`]
+    /// and [`COUNT_MIN_CACHE_ENTRIES`].
+    pub fn for_count() -> Config {
+        Config { gc_min_live: COUNT_GC_MIN_LIVE, min_cache_entries: COUNT_MIN_CACHE_ENTRIES, ..Config::default() }
+    }
+
     /// Computed-cache entries for an arena of `slots` slots: a power of two
     /// at least `slots / cache_ratio`, and at least the smaller of the floor
     /// and [`CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR`] entries per slot; at most
@@ -123,7 +132,7 @@ impl Default for Config {
             max_nodes: u32::MAX as usize - 1,
             cache_ratio: 1,
             max_cache_entries: 1 << 26,
-            min_cache_entries: DEFAULT_MIN_CACHE_ENTRIES,
+            min_cache_entries: *CACHE_ENTRIES_RANGE.start(),
             gc_min_live: 1 << 20,
             gc_growth: 2.0,
             gc_cache: GcCache::default(),

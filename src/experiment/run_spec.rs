@@ -51,8 +51,8 @@ pub struct Limits {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ManagerSettings {
-    /// Absent: the pass's default (`COUNT_GC_MIN_LIVE` for a count, the
-    /// manager's default for a solve).
+    /// Absent: the pass's default (`Config::for_count` for a count,
+    /// `Config::default` for a solve), as for `min_cache_entries`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_min_live: Option<usize>,
     pub gc_growth: f64,
@@ -60,7 +60,8 @@ pub struct ManagerSettings {
     /// Most computed-cache entries (a power of two).
     pub max_cache_entries: usize,
     /// The computed cache's floor (a power of two; `Config::min_cache_entries`).
-    pub min_cache_entries: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_cache_entries: Option<usize>,
     pub gc_cache: GcCache,
 }
 
@@ -72,7 +73,7 @@ impl Default for ManagerSettings {
             gc_growth: c.gc_growth,
             cache_ratio: c.cache_ratio,
             max_cache_entries: c.max_cache_entries,
-            min_cache_entries: c.min_cache_entries,
+            min_cache_entries: None,
             gc_cache: c.gc_cache,
         }
     }
@@ -88,7 +89,10 @@ impl ManagerSettings {
             return Err(format!("{at}.cache_ratio: 0 must be at least 1"));
         }
         crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("{at}.max_cache_entries: {e}"))?;
-        crate::bdd::check_cache_entries(self.min_cache_entries).map_err(|e| format!("{at}.min_cache_entries: {e}"))
+        match self.min_cache_entries.map(crate::bdd::check_cache_entries) {
+            Some(Err(e)) => Err(format!("{at}.min_cache_entries: {e}")),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -162,7 +166,7 @@ impl RunSpec {
             extra += &format!("/gc-cache-{}", crate::cli::value_name(&self.manager.gc_cache));
         }
         if self.swept.min_cache_entries {
-            extra += &format!("/min-cache-{}", self.manager.min_cache_entries);
+            extra += &format!("/min-cache-{}", self.config().min_cache_entries);
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);
@@ -183,21 +187,23 @@ impl RunSpec {
         BoardSize { width: self.width, height: self.height }
     }
 
-    /// The manager configuration of this run.
+    /// The manager configuration of this run: its pass's defaults
+    /// (`Config::for_count` or `Config::default`) with the spec's settings.
     pub fn config(&self) -> Config {
+        let defaults = match self.pass {
+            Pass::Count => Config::for_count(),
+            Pass::Solve => Config::default(),
+        };
         Config {
-            max_nodes: self.limits.max_nodes.unwrap_or(Config::default().max_nodes),
-            gc_min_live: self.manager.gc_min_live.unwrap_or(match self.pass {
-                Pass::Count => crate::bdd::COUNT_GC_MIN_LIVE,
-                Pass::Solve => Config::default().gc_min_live,
-            }),
+            max_nodes: self.limits.max_nodes.unwrap_or(defaults.max_nodes),
+            gc_min_live: self.manager.gc_min_live.unwrap_or(defaults.gc_min_live),
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio,
             max_cache_entries: self.manager.max_cache_entries,
-            min_cache_entries: self.manager.min_cache_entries,
+            min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
             threads: self.threads,
-            ..Config::default()
+            ..defaults
         }
     }
 }

@@ -286,7 +286,7 @@ impl ExperimentSpec {
         settings = cross(settings, &g.gc_growth, |m, v| m.gc_growth = v);
         settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
-        settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = v);
+        settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {
             m.check(at)?;

@@ -357,8 +357,8 @@ fn shipped_specs_load_and_table1_covers_the_paper_cheaper_encoding_first() {
 
 /// Threads are a grid axis: both runs count the same positions ply by ply,
 /// each row records its threads, and a bad thread count names the key.
-/// Without a `[manager]` threshold, counts and solves collect garbage from
-/// their own defaults, recorded in their rows.
+/// Without `[manager]` settings, counts and solves take their own defaults
+/// for the collection threshold and the cache's floor, recorded in their rows.
 #[test]
 fn threads_are_a_grid_axis_recorded_per_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -377,9 +377,11 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     );
     assert!(rows.iter().all(|r| r.status == "ok" && r.positions == rows[0].positions));
     assert_eq!(rows[2].value, rows[3].value);
-    let thresholds: Vec<u64> = rows.iter().map(|r| r.gc_min_live).collect();
-    let (count, solve) = (c4bdd::bdd::COUNT_GC_MIN_LIVE as u64, c4bdd::bdd::Config::default().gc_min_live as u64);
-    assert_eq!(thresholds, [count, count, solve, solve]);
+    let defaults: Vec<(u64, Option<u64>)> = rows.iter().map(|r| (r.gc_min_live, r.min_cache_entries)).collect();
+    let for_count = c4bdd::bdd::Config::for_count();
+    let count = (for_count.gc_min_live as u64, Some(for_count.min_cache_entries as u64));
+    let solve = (c4bdd::bdd::Config::default().gc_min_live as u64, Some(256));
+    assert_eq!(defaults, [count, count, solve, solve]);
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     let of = |run: &str| -> Vec<(u32, u128, Option<u128>)> {
         plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.won)).collect()
@@ -424,7 +426,7 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
         })
         .collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
-    let floor = Some(c4bdd::bdd::DEFAULT_MIN_CACHE_ENTRIES as u64);
+    let floor = Some(c4bdd::bdd::COUNT_MIN_CACHE_ENTRIES as u64);
     let keep = Some("keep");
     assert_eq!(
         keys,
