@@ -413,17 +413,26 @@ impl Manager {
     }
 
     /// The most slots the arena may have before a cache of `len` entries is
-    /// smaller than [`Config::cache_entries`] asks for.
+    /// smaller than [`Config::cache_entries`] asks for (`usize::MAX` if it
+    /// never is): found by bisection, since that size never decreases as
+    /// the slots grow, so that the policy lives in `cache_entries` alone.
     fn cache_grow_at(config: &Config, len: usize) -> usize {
-        if len >= config.max_cache_entries {
+        // A node index is a u32: the arena never holds more slots.
+        let most = u32::MAX as usize;
+        if config.cache_entries(most) <= len {
             return usize::MAX;
         }
-        let per_slot = len.saturating_mul(config.cache_ratio.max(1));
-        if len < config.min_cache_entries {
-            per_slot.min(len / super::config::CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR)
-        } else {
-            per_slot
+        // Invariant: cache_entries(lo) <= len < cache_entries(hi).
+        let (mut lo, mut hi) = (0, most);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if config.cache_entries(mid) <= len {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
         }
+        lo
     }
 
     /// Count one recursive step of `op` and look it up in the cache.
