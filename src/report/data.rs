@@ -196,6 +196,25 @@ pub fn group_by<'a, K: Ord>(
     groups
 }
 
+/// The smallest and largest of a list (`(f64::MAX, 0)` when empty).
+pub fn range(xs: &[f64]) -> (f64, f64) {
+    xs.iter().fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+}
+
+/// The directories under `results/<kind>` that hold a `times.csv` (the
+/// archives of a comparison script), in name order.
+pub fn timing_archives(results: &Path, kind: &str) -> Vec<PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(results.join(kind))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| d.path())
+        .filter(|d| d.join("times.csv").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
 /// The median of a non-empty list.
 pub fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);

@@ -2,6 +2,7 @@
 //! results archive alone (it computes no BDDs), with ours beside the paper's,
 //! and `paper-repro.md`, the claim-by-claim account.
 
+pub mod artifact;
 pub mod data;
 pub mod memory;
 pub mod oxidd;
@@ -236,6 +237,11 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     if let Some(text) = perf::markdown(&archive) {
         write_file(&opts.plots.join("perf.md"), &text)?;
         out.note("perf.md".into(), "the speed board set: median time, CPU, GC share, RSS of repetitions per sweep");
+    }
+
+    if let Some(text) = artifact::markdown(&opts.results)? {
+        write_file(&opts.plots.join("artifact.md"), &text)?;
+        out.note("artifact.md".into(), "c4bdd against the paper's C artifact on one machine: median wall time per job");
     }
 
     if let Some(text) = oxidd::markdown(&opts.results)? {

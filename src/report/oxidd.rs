@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Deserialize;
 
-use super::data::median;
+use super::data::{median, range, timing_archives};
 use crate::experiment::record::read_rows;
 
 /// One timed run of `compare.sh`.
@@ -26,14 +26,7 @@ pub struct Timing {
 /// The table, or `None` when `results/oxidd` holds no timings; a malformed
 /// file is an error naming it.
 pub fn markdown(results: &Path) -> Result<Option<String>> {
-    let mut dirs: Vec<_> = std::fs::read_dir(results.join("oxidd"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|d| d.path())
-        .filter(|d| d.join("times.csv").is_file())
-        .collect();
-    dirs.sort();
+    let dirs = timing_archives(results, "oxidd");
     let mut s = String::from(
         "c4bdd against the oxidd crate (0.13, complement edges, one thread), counting the same boards in the \
 compressed encoding, column-wise order, one terminal BDD per frame: `experiments/oxidd/compare.sh` runs c4bdd's \
@@ -55,7 +48,7 @@ oxidd's median over it (above 1: c4bdd is faster), and whether every run of the 
         for (&(board, program, image), cpu) in &groups {
             let oxidd = groups.get(&(board, "oxidd", "monolithic")).map(|c| median(c.clone()));
             let m = median(cpu.clone());
-            let (lo, hi) = cpu.iter().fold((f64::MAX, 0f64), |(lo, hi), &c| (lo.min(c), hi.max(c)));
+            let (lo, hi) = range(cpu);
             let ratio = oxidd.map_or("-".to_string(), |o| format!("{:.2}", o / m));
             let mut counts = timings.iter().filter(|t| t.board == board).map(|t| t.positions);
             let first = counts.next();

@@ -263,3 +263,55 @@ fn report_compares_the_archived_oxidd_timings() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("times.csv"), "{err}");
 }
+
+/// `plots/artifact.md` from the timings `experiments/artifact/compare.sh`
+/// archives: per job, program and configuration the median wall time of its
+/// rounds, its range, CPU time, peak RSS and the artifact's median over it,
+/// and whether the job's runs agreed on the positions; a malformed file is an
+/// error naming it.
+#[test]
+fn report_compares_the_archived_artifact_timings() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("results/artifact/2026-01-01-a");
+    std::fs::create_dir_all(&archive).unwrap();
+    let header = "round,job,program,threads,order,positions,wall_s,cpu_s,peak_rss_kb,own_s\n";
+    let mut csv = String::from(header);
+    for (round, [artifact, one, two]) in [(1, [40.0, 4.0, 2.0]), (2, [30.0, 6.0, 3.0]), (3, [35.0, 5.0, 1.0])] {
+        csv += &format!(
+            "{round},solve:compressed:6x4,artifact,1,column-wise,95000,{artifact},{artifact},870400,{}\n",
+            artifact / 2.0
+        );
+        csv += &format!("{round},solve:compressed:6x4,c4bdd,1,column-wise,95000,{one},{one},102400,{one}\n");
+        csv +=
+            &format!("{round},solve:compressed:6x4,c4bdd,2,center-out,95000,{two},{},51200,{}\n", two * 1.5, two + 0.5);
+    }
+    csv += "1,count:standard:4x4,artifact,1,column-wise,161029,8,8,3343892,2\n";
+    csv += "1,count:standard:4x4,c4bdd,1,column-wise,161028,0.5,0.5,8380,0.25\n";
+    std::fs::write(archive.join("times.csv"), csv).unwrap();
+    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
+    let repro = dir.path().join("repro.md");
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(plots.join("artifact.md")).unwrap();
+    let row = |job: &str, program: &str, threads: u32| {
+        let head = format!("| artifact/2026-01-01-a | {job} | {program} | {threads} |");
+        text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
+    };
+    let solve = "solve:compressed:6x4";
+    assert!(
+        row(solve, "artifact", 1)
+            .ends_with("| column-wise | 3 | 35.00 | 30.00 - 40.00 | 35.00 | 17.50 | 850 | 1.0 | 1.0 | yes |"),
+        "{text}"
+    );
+    let c4bdd_one = "| column-wise | 3 | 5.00 | 4.00 - 6.00 | 5.00 | 5.00 | 100 | 7.0 | 3.5 | yes |";
+    assert!(row(solve, "c4bdd", 1).ends_with(c4bdd_one), "{text}");
+    let c4bdd_two = "| center-out | 3 | 2.00 | 1.00 - 3.00 | 3.00 | 2.50 | 50 | 17.5 | 7.0 | yes |";
+    assert!(row(solve, "c4bdd", 2).ends_with(c4bdd_two), "{text}");
+    assert!(row("count:standard:4x4", "c4bdd", 1).ends_with("| 0.50 | 0.25 | 8 | 16.0 | 8.0 | NO |"), "{text}");
+
+    std::fs::write(archive.join("times.csv"), format!("{header}1,solve:compressed:6x4,c4bdd\n")).unwrap();
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("times.csv"), "{err}");
+}
