@@ -26,6 +26,7 @@
 # solve's per-ply won/drawn/lost table differs between the programs.
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: $0 ARTIFACT_DIR OUT_DIR ROUNDS JOB..." >&2; exit 2; }
+invocation="$0 $*"
 art=$(cd "$1" && pwd); out=$2; rounds=$3; shift 3
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
 for job in "$@"; do
@@ -53,7 +54,7 @@ for pass in count solve; do
   done
 done
 {
-  echo "command: $0 $* (artifact $art, rounds $rounds)"
+  echo "command: $invocation"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
   echo "artifact commit: $(git -C "$art" rev-parse HEAD 2> /dev/null || echo 'not a git checkout')"
