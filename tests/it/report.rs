@@ -225,15 +225,30 @@ fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
     assert!(section.contains("Status: reproduced."), "{section}");
 }
 
+/// Run `c4bdd report` on a tree whose only archive is
+/// `results/<kind>/2026-01-01-a/times.csv` holding `csv`: the text of
+/// `plots/<kind>.md`, or the report's error output.
+fn report_timings(kind: &str, csv: &str) -> Result<String, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("results").join(kind).join("2026-01-01-a");
+    std::fs::create_dir_all(&archive).unwrap();
+    std::fs::write(archive.join("times.csv"), csv).unwrap();
+    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
+    let repro = dir.path().join("repro.md");
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(std::fs::read_to_string(plots.join(format!("{kind}.md"))).unwrap())
+}
+
 /// `plots/oxidd.md` from the timings `experiments/oxidd/compare.sh` archives:
 /// per board and program the median CPU time of its rounds, its range and
 /// oxidd's median over it, and whether the board's runs agreed on the
 /// positions; a malformed file is an error naming it.
 #[test]
 fn report_compares_the_archived_oxidd_timings() {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("results/oxidd/2026-01-01-a");
-    std::fs::create_dir_all(&archive).unwrap();
     let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s\n");
     for (round, [in_place, monolithic, oxidd]) in [(1, [1.0, 4.0, 5.0]), (2, [5.0, 3.0, 6.0]), (3, [2.0, 2.0, 4.0])] {
         csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place}\n");
@@ -241,13 +256,7 @@ fn report_compares_the_archived_oxidd_timings() {
         csv += &format!("{round},7x4,oxidd,monolithic,2265792710,{oxidd},{oxidd}\n");
     }
     csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1\n1,4x4,oxidd,monolithic,161028,0.2,0.2\n";
-    std::fs::write(archive.join("times.csv"), csv).unwrap();
-    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
-    let repro = dir.path().join("repro.md");
-    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
-    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = std::fs::read_to_string(plots.join("oxidd.md")).unwrap();
+    let text = report_timings("oxidd", &csv).unwrap_or_else(|err| panic!("{err}"));
     let row = |board: &str, program: &str, image: &str| {
         let head = format!("| oxidd/2026-01-01-a | {board} | {program} | {image} |");
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
@@ -257,11 +266,8 @@ fn report_compares_the_archived_oxidd_timings() {
     assert!(row("7x4", "oxidd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 1.00 | yes |"), "{text}");
     assert!(row("4x4", "c4bdd", "in-place").ends_with("| 1 | 0.10 | 0.10 - 0.10 | 2.00 | NO |"), "{text}");
 
-    std::fs::write(archive.join("times.csv"), "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n")
-        .unwrap();
-    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("times.csv"), "{err}");
+    let err = report_timings("oxidd", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
+    assert!(err.contains("times.csv"), "{err}");
 }
 
 /// `plots/artifact.md` from the timings `experiments/artifact/compare.sh`
@@ -271,9 +277,6 @@ fn report_compares_the_archived_oxidd_timings() {
 /// error naming it.
 #[test]
 fn report_compares_the_archived_artifact_timings() {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("results/artifact/2026-01-01-a");
-    std::fs::create_dir_all(&archive).unwrap();
     let header = "round,job,program,threads,order,positions,wall_s,cpu_s,peak_rss_kb,own_s\n";
     let mut csv = String::from(header);
     for (round, [artifact, one, two]) in [(1, [40.0, 4.0, 2.0]), (2, [30.0, 6.0, 3.0]), (3, [35.0, 5.0, 1.0])] {
@@ -287,13 +290,7 @@ fn report_compares_the_archived_artifact_timings() {
     }
     csv += "1,count:standard:4x4,artifact,1,column-wise,161029,8,8,3343892,2\n";
     csv += "1,count:standard:4x4,c4bdd,1,column-wise,161028,0.5,0.5,8380,0.25\n";
-    std::fs::write(archive.join("times.csv"), csv).unwrap();
-    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
-    let repro = dir.path().join("repro.md");
-    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
-    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = std::fs::read_to_string(plots.join("artifact.md")).unwrap();
+    let text = report_timings("artifact", &csv).unwrap_or_else(|err| panic!("{err}"));
     let row = |job: &str, program: &str, threads: u32| {
         let head = format!("| artifact/2026-01-01-a | {job} | {program} | {threads} |");
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
@@ -310,8 +307,6 @@ fn report_compares_the_archived_artifact_timings() {
     assert!(row(solve, "c4bdd", 2).ends_with(c4bdd_two), "{text}");
     assert!(row("count:standard:4x4", "c4bdd", 1).ends_with("| 0.50 | 0.25 | 8 | 16.0 | 8.0 | NO |"), "{text}");
 
-    std::fs::write(archive.join("times.csv"), format!("{header}1,solve:compressed:6x4,c4bdd\n")).unwrap();
-    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("times.csv"), "{err}");
+    let err = report_timings("artifact", &format!("{header}1,solve:compressed:6x4,c4bdd\n")).unwrap_err();
+    assert!(err.contains("times.csv"), "{err}");
 }
