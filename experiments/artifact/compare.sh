@@ -95,7 +95,7 @@ for round in $(seq "$rounds"); do
       own=$(awk -F', *' 'NR == 2 { print $4 }' "$out/work/results_w${w}_h${h}.csv")
     else
       own=$(sed -n 's/^Finished in \([0-9.]*\) seconds.$/\1/p' "$log")
-      positions=$(awk -F', *' 'NR > 1 { s += $4 + $5 + $6 } END { print s }' "$out/work/results_solve_w${w}_h${h}.csv")
+      positions=$(awk -F', *' 'NR > 1 { s += $4 + $5 + $6 } END { printf "%.0f\n", s }' "$out/work/results_solve_w${w}_h${h}.csv")
       artifact_table "$out/work/results_solve_w${w}_h${h}.csv" > "$out/work/artifact.table"
     fi
     [ -n "$positions" ] && [ -n "$own" ] || { echo "artifact $job: no total or time in its output (see $log)" >&2; exit 1; }
@@ -112,7 +112,7 @@ for round in $(seq "$rounds"); do
       if [ "$pass" = count ]; then
         positions=$(sed -n 's/^total positions: \([0-9]*\)$/\1/p' "$log")
       else
-        positions=$(awk -F, 'NR > 1 { s += $7 } END { print s }' "$out/work/c4bdd-$threads.csv")
+        positions=$(awk -F, 'NR > 1 { s += $7 } END { printf "%.0f\n", s }' "$out/work/c4bdd-$threads.csv")
         c4bdd_table "$out/work/c4bdd-$threads.csv" | cmp -s - "$out/work/artifact.table" ||
           { echo "$job: c4bdd's won/drawn/lost table differs from the artifact's" >&2; exit 1; }
       fi
