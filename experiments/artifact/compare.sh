@@ -65,8 +65,8 @@ done
 csv=$out/times.csv
 echo "round,job,program,threads,order,positions,wall_s,cpu_s,peak_rss_kb,own_s" > "$csv.tmp"
 
-# timed ROW_PREFIX LOG COMMAND...: run COMMAND in the work directory, append
-# "prefix,wall,cpu,rss" to the table once the caller has set `positions`.
+# timed LOG COMMAND...: run COMMAND in the work directory, its output to LOG;
+# sets wall, cpu (user + system) and rss (peak KB) for the caller's row.
 timed() {
   local log=$1; shift
   (cd "$out/work" && /usr/bin/time -f '%e %U %S %M' -o "$log.time" "$@" > "$log" 2>&1)
@@ -79,6 +79,8 @@ artifact_table() { # the artifact reports the view of the player to move
   awk -F', *' 'NR > 1 { if ($3 % 2 == 0) print $3, $4, $5, $6; else print $3, $6, $5, $4 }' "$1" | sort -n
 }
 c4bdd_table() { awk -F, 'NR > 1 { print $3, $4, $5, $6 }' "$1" | sort -n; }
+# The positions of all plies of such a table (printed as an integer).
+table_total() { awk '{ s += $2 + $3 + $4 } END { printf "%.0f\n", s }' "$1"; }
 
 for round in $(seq "$rounds"); do
   for job in "$@"; do
@@ -95,8 +97,8 @@ for round in $(seq "$rounds"); do
       own=$(awk -F', *' 'NR == 2 { print $4 }' "$out/work/results_w${w}_h${h}.csv")
     else
       own=$(sed -n 's/^Finished in \([0-9.]*\) seconds.$/\1/p' "$log")
-      positions=$(awk -F', *' 'NR > 1 { s += $4 + $5 + $6 } END { printf "%.0f\n", s }' "$out/work/results_solve_w${w}_h${h}.csv")
       artifact_table "$out/work/results_solve_w${w}_h${h}.csv" > "$out/work/artifact.table"
+      positions=$(table_total "$out/work/artifact.table")
     fi
     [ -n "$positions" ] && [ -n "$own" ] || { echo "artifact $job: no total or time in its output (see $log)" >&2; exit 1; }
     echo "$round,$job,artifact,1,column-wise,$positions,$wall,$cpu,$rss,$own" >> "$csv.tmp"
@@ -112,9 +114,10 @@ for round in $(seq "$rounds"); do
       if [ "$pass" = count ]; then
         positions=$(sed -n 's/^total positions: \([0-9]*\)$/\1/p' "$log")
       else
-        positions=$(awk -F, 'NR > 1 { s += $7 } END { printf "%.0f\n", s }' "$out/work/c4bdd-$threads.csv")
-        c4bdd_table "$out/work/c4bdd-$threads.csv" | cmp -s - "$out/work/artifact.table" ||
+        c4bdd_table "$out/work/c4bdd-$threads.csv" > "$out/work/c4bdd.table"
+        cmp -s "$out/work/c4bdd.table" "$out/work/artifact.table" ||
           { echo "$job: c4bdd's won/drawn/lost table differs from the artifact's" >&2; exit 1; }
+        positions=$(table_total "$out/work/c4bdd.table")
       fi
       [ "$positions" = "$expected" ] || { echo "$job: c4bdd counts $positions, the artifact $expected" >&2; exit 1; }
       own=$(sed -n 's/^time \([0-9.]*\) s.*$/\1/p' "$log")
