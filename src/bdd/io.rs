@@ -35,23 +35,34 @@ pub const FORMAT_VERSION: u32 = 1;
 /// take a chunk 12 bytes past it).
 const SAVE_CHUNK: usize = 1 << 16;
 
-/// The file index of every saved node (see [`Manager::save_to`]).
+/// The file indices of the saved nodes (see [`Manager::save_to`]): the
+/// reached nodes are marked, a bit per slot of the node table, and each one's
+/// index takes 4 bytes, found through the bits' rank (no array or hash map
+/// over all slots). Invariant: `local` holds 0 for a node not yet written.
 struct FileIndex {
     /// The saved nodes' slots.
     bits: Vec<u64>,
     rank: Rank,
-    /// Per saved node, in slot order: its index in the file.
+    /// Per saved node, in slot order: its index in the file, 0 until written.
     local: Vec<u32>,
 }
 
 impl FileIndex {
-    /// The index in the file of a saved node or terminal (the terminals keep 0 and 1).
+    /// The index in the file of a terminal (0 or 1) or of a saved node, 0
+    /// when the node is not written yet.
+    #[inline(always)]
     fn get(&self, f: u32) -> u32 {
         if f <= 1 {
             f
         } else {
             self.local[self.rank.position(&self.bits, f)]
         }
+    }
+
+    /// Whether `f` is a node not yet written.
+    #[inline(always)]
+    fn pending(&self, f: u32) -> bool {
+        f > 1 && self.get(f) == 0
     }
 }
 
@@ -123,10 +134,16 @@ impl Manager {
     }
 
     /// Write `roots` (and every node below them) to a stream; returns the
-    /// CRC-32 stored at its end. The nodes are encoded a chunk at a time and
-    /// each chunk is checksummed and written whole.
+    /// CRC-32 stored at its end. The nodes are written in post-order from the
+    /// roots (low child first), so the file depends only on the BDDs, not on
+    /// where their nodes live; each node is encoded when its children have
+    /// their indices, and the nodes are checksummed and written a chunk at a
+    /// time.
     pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
-        let (order, index) = self.file_order(roots);
+        let mut bits = vec![0u64; reach::words(self.table.slots())];
+        let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
+        let rank = Rank::new(&bits);
+        let mut index = FileIndex { bits, rank, local: vec![0; count] };
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         let mut chunk: Vec<u8> = Vec::with_capacity(SAVE_CHUNK + 12);
         chunk.extend_from_slice(MAGIC);
@@ -135,18 +152,41 @@ impl Manager {
         for level in 0..self.var_count() {
             chunk.extend_from_slice(&self.var_at(Level(level as u32)).0.to_le_bytes());
         }
-        chunk.extend_from_slice(&(order.len() as u64).to_le_bytes());
+        chunk.extend_from_slice(&(count as u64).to_le_bytes());
         chunk.extend_from_slice(&(roots.len() as u32).to_le_bytes());
-        for &f in &order {
-            let n = self.node(f);
-            chunk.extend_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-            chunk.extend_from_slice(&index.get(n.low).to_le_bytes());
-            chunk.extend_from_slice(&index.get(n.high).to_le_bytes());
-            if chunk.len() >= SAVE_CHUNK {
-                w.write_all(&chunk)?;
-                chunk.clear();
+        // Depth-first from each root; the stack is the path from the root, so
+        // a node is never on it twice. A node is written once both children
+        // are: the low one first, then the high one.
+        let mut written = 0u32;
+        let mut stack: Vec<u32> = Vec::new();
+        for root in roots {
+            if index.pending(root.0) {
+                stack.push(root.0);
+            }
+            while let Some(&f) = stack.last() {
+                let n = self.node(f);
+                if index.pending(n.low) {
+                    stack.push(n.low);
+                    continue;
+                }
+                if index.pending(n.high) {
+                    stack.push(n.high);
+                    continue;
+                }
+                stack.pop();
+                chunk.extend_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
+                chunk.extend_from_slice(&index.get(n.low).to_le_bytes());
+                chunk.extend_from_slice(&index.get(n.high).to_le_bytes());
+                written += 1;
+                let at = index.rank.position(&index.bits, f);
+                index.local[at] = written + 1;
+                if chunk.len() >= SAVE_CHUNK {
+                    w.write_all(&chunk)?;
+                    chunk.clear();
+                }
             }
         }
+        debug_assert_eq!(written as usize, count, "every marked node is written once");
         for r in roots {
             chunk.extend_from_slice(&index.get(r.0).to_le_bytes());
         }
@@ -156,36 +196,6 @@ impl Manager {
         out.write_all(&crc.to_le_bytes())?;
         out.flush()?;
         Ok(crc)
-    }
-
-    /// Internal nodes reachable from `roots`, children before parents (in
-    /// post-order from the roots, so the file depends only on the BDDs, not
-    /// on where their nodes live), and their indices in the file (`k + 2` for
-    /// the `k`-th of them). The reached nodes are first marked, a bit per slot
-    /// of the node table; their file indices take 4 bytes per reached node,
-    /// found through the bits' rank: no array or hash map over all slots.
-    fn file_order(&self, roots: &[Bdd]) -> (Vec<u32>, FileIndex) {
-        let mut bits = vec![0u64; reach::words(self.table.slots())];
-        let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
-        let rank = Rank::new(&bits);
-        let mut local = vec![0u32; count];
-        let mut order = Vec::with_capacity(count);
-        let mut stack: Vec<(u32, bool)> = roots.iter().rev().map(|r| (r.0, false)).collect();
-        while let Some((f, expanded)) = stack.pop() {
-            if f <= 1 || local[rank.position(&bits, f)] != 0 {
-                continue;
-            }
-            if expanded {
-                order.push(f);
-                local[rank.position(&bits, f)] = order.len() as u32 + 1;
-                continue;
-            }
-            let n = self.node(f);
-            stack.push((f, true));
-            stack.push((n.high, false));
-            stack.push((n.low, false));
-        }
-        (order, FileIndex { bits, rank, local })
     }
 
     /// Read BDDs written by [`Manager::save_to`] into this manager. The

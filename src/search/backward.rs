@@ -66,7 +66,7 @@ pub struct SolvePly {
     pub terminal: u128,
     /// Nodes of this ply's stored BDDs (win and lost, shared nodes once).
     pub nodes: u64,
-    /// Wall time of this ply's retrograde step.
+    /// Wall time of this ply's retrograde step, storing its solution included.
     pub time_s: f64,
     /// Resident bytes of the process when the record was made, and the most it
     /// held so far (as in [`PlyRecord`](super::PlyRecord)).
@@ -136,7 +136,7 @@ fn solve_on_pool(
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
     mut on_ply: impl FnMut(&SolvePly),
-    mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
+    mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
     if matches!(opts.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
         let reason = "solving needs the terminal states: use terminal whole or lines".to_string();
@@ -232,19 +232,29 @@ fn solve_on_pool(
             (t, _) => t,
         };
         // One memo for all counts: the plies' sets share most of their nodes.
-        // The stored nodes are those of win and lost, added first.
-        let (nodes, [w, l, d], t) = phases.time(space, Phase::Count, |s| {
-            let mut counter = s.manager.counter(s.layout.set(frame));
-            counter.add(win);
-            counter.add(lost);
-            let nodes = counter.visited() as u64;
-            counter.add(draw);
-            if let Some(t) = terminal {
-                counter.add(t);
+        // The stored nodes are those of win and lost, added first. Both only
+        // read the node table, so `store` runs beside the counting.
+        let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
+            let s = &*s;
+            let count = || {
+                let mut counter = s.manager.counter(s.layout.set(frame));
+                counter.add(win);
+                counter.add(lost);
+                let nodes = counter.visited() as u64;
+                counter.add(draw);
+                if let Some(t) = terminal {
+                    counter.add(t);
+                }
+                let counts = [win, lost, draw].map(|f| counter.count(f));
+                (nodes, counts, terminal.map(|t| counter.count(t)))
+            };
+            let mut save = || store(s, i, win, lost);
+            match s.manager.threads() {
+                1 => (count(), save()),
+                _ => rayon::join(count, save),
             }
-            let counts = [win, lost, draw].map(|f| counter.count(f));
-            (nodes, counts, terminal.map(|t| counter.count(t)))
         });
+        stored?;
         let t = t.or(records[i as usize].terminal).expect("the terminal states were counted");
         let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
         let record = SolvePly {
@@ -263,7 +273,6 @@ fn solve_on_pool(
         assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
         on_ply(&record);
         plies.push(record);
-        store(space, i, win, lost)?;
         if let Some(c) = ck.as_deref_mut() {
             c.save_solved(space, &record, win, lost)?;
         }

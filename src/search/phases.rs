@@ -19,7 +19,9 @@ pub struct Phases {
     /// Images (forward pass) and pre-images (retrograde pass), the joins of
     /// their parts included.
     pub image_s: f64,
-    /// Counting the positions and BDD nodes of the ply's sets.
+    /// Counting the positions and BDD nodes of the ply's sets. In a solve
+    /// that stores its solution, writing the ply's file too, which runs
+    /// beside the counting (both only read the node table).
     pub count_s: f64,
     /// Garbage collection.
     pub gc_s: f64,

@@ -116,3 +116,53 @@ fn a_manager_of_another_layout_is_refused_with_the_file_named() {
     let missing = other_order.load(&dir.path().join("missing.bdd")).unwrap_err();
     assert!(matches!(missing, Error::Io { .. }) && missing.to_string().contains("missing.bdd"));
 }
+
+/// The node records `(var, low, high)` and the roots of a saved file.
+fn decode(bytes: &[u8]) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let vars = word(12) as usize;
+    let at = 16 + 4 * vars;
+    let nodes = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let (roots, first) = (word(at + 8) as usize, at + 12);
+    let records =
+        (0..nodes).map(|k| (word(first + 12 * k), word(first + 12 * k + 4), word(first + 12 * k + 8))).collect();
+    let roots = (0..roots).map(|k| word(first + 12 * nodes + 4 * k)).collect();
+    (records, roots)
+}
+
+#[test]
+fn nodes_are_written_in_post_order_from_the_roots_wherever_they_live() {
+    let (bytes, _) = saved();
+    let (records, roots) = decode(&bytes);
+    // Walk the file's own graph from its roots, low child first: each node
+    // must come up exactly at its index.
+    fn visit(records: &[(u32, u32, u32)], f: u32, next: &mut u32) {
+        if f < *next {
+            return; // a terminal, or a node already visited
+        }
+        let (_, low, high) = records[f as usize - 2];
+        assert!(low < f && high < f, "node {f}: its children come first");
+        visit(records, low, next);
+        visit(records, high, next);
+        assert_eq!(f, *next, "the nodes follow the post-order from the roots");
+        *next += 1;
+    }
+    let mut next = 2;
+    for &r in &roots {
+        visit(&records, r, &mut next);
+    }
+    assert_eq!(next as usize, records.len() + 2, "every node is reached from a root");
+
+    // The same BDDs built after other work, so their nodes sit in other
+    // slots, are written byte for byte the same.
+    let (mut m, x) = manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7]));
+    for w in x.windows(2) {
+        let (a, b) = (m.literal(w[0], true).unwrap(), m.literal(w[1], true).unwrap());
+        let g = m.xor(a, b).unwrap();
+        m.pin(g);
+    }
+    let roots = sample(&mut m, &x);
+    let mut again = Vec::new();
+    m.save_to(&roots, &mut again).unwrap();
+    assert!(again == bytes, "the file depends on the BDDs only");
+}
