@@ -118,7 +118,8 @@ fn garbage_collection(c: &mut Criterion) {
 }
 
 /// One forward step of 6x5 from ply 15 to 16, per encoding (paper order),
-/// image strategy and threads, and the count (states and nodes) of ply 15.
+/// image strategy and threads, and the count (states and nodes) of ply 15 and
+/// its saving (the file's bytes written to memory).
 fn image_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4_step_6x5_ply15");
     group.sample_size(10);
@@ -141,6 +142,14 @@ fn image_step(c: &mut Criterion) {
                 let frame = rules.frame_of(15);
                 group.bench_function(BenchmarkId::from_parameter(id), |b| {
                     b.iter(|| black_box(space.count_and_size(states, frame)))
+                });
+                let id = format!("{}/save", kind.name());
+                group.bench_function(BenchmarkId::from_parameter(id), |b| {
+                    b.iter(|| {
+                        let mut bytes = Vec::new();
+                        space.manager.save_to(&[states], &mut bytes).unwrap();
+                        black_box(bytes.len())
+                    })
                 });
             }
             let suffix = if threads > 1 { format!("/{threads}-threads") } else { String::new() };
