@@ -10,7 +10,8 @@ use crate::encoding::StateSpace;
 /// Seconds of one ply, or of a whole pass, by phase.
 ///
 /// Invariant: the phases of a ply add up to at most its `time_s`; the rest is
-/// bookkeeping (pinning, saving checkpoints and solutions).
+/// bookkeeping (pinning, saving checkpoints). A solve writes its solution
+/// files within `count_s`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phases {
     /// Removing (count) or splitting off (solve) the terminal states, where
