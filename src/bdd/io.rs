@@ -58,12 +58,6 @@ impl FileIndex {
             self.local[self.rank.position(&self.bits, f)]
         }
     }
-
-    /// Whether `f` is a node not yet written.
-    #[inline(always)]
-    fn pending(&self, f: u32) -> bool {
-        f > 1 && self.get(f) == 0
-    }
 }
 
 /// A reader or writer that checksums every byte it passes on.
@@ -160,23 +154,24 @@ impl Manager {
         let mut written = 0u32;
         let mut stack: Vec<u32> = Vec::new();
         for root in roots {
-            if index.pending(root.0) {
+            if root.0 > 1 && index.get(root.0) == 0 {
                 stack.push(root.0);
             }
             while let Some(&f) = stack.last() {
                 let n = self.node(f);
-                if index.pending(n.low) {
+                let (low, high) = (index.get(n.low), index.get(n.high));
+                if n.low > 1 && low == 0 {
                     stack.push(n.low);
                     continue;
                 }
-                if index.pending(n.high) {
+                if n.high > 1 && high == 0 {
                     stack.push(n.high);
                     continue;
                 }
                 stack.pop();
                 chunk.extend_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-                chunk.extend_from_slice(&index.get(n.low).to_le_bytes());
-                chunk.extend_from_slice(&index.get(n.high).to_le_bytes());
+                chunk.extend_from_slice(&low.to_le_bytes());
+                chunk.extend_from_slice(&high.to_le_bytes());
                 written += 1;
                 let at = index.rank.position(&index.bits, f);
                 index.local[at] = written + 1;

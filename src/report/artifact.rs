@@ -56,12 +56,7 @@ whether every run of the job found the same number of positions.\n\n\
         for t in &timings {
             groups.entry((&t.job, &t.program, t.threads, &t.order)).or_default().push(t);
         }
-        // The artifact's median of a job's wall or own times.
-        let artifact = |job: &str, time: fn(&Timing) -> f64| -> Option<f64> {
-            let times: Vec<f64> =
-                timings.iter().filter(|t| t.job == job && t.program == "artifact").map(time).collect();
-            (!times.is_empty()).then(|| median(times))
-        };
+        let jobs = by_job(&timings);
         let ratio = |a: Option<f64>, this: f64| a.map_or("-".to_string(), |a| format!("{:.1}", a / this));
         let source = dir.strip_prefix(results).unwrap_or(&dir).display().to_string();
         for (&(job, program, threads, order), runs) in &groups {
@@ -71,11 +66,9 @@ whether every run of the job found the same number of positions.\n\n\
             let cpu = median(runs.iter().map(|t| t.cpu_s).collect());
             let own = median(runs.iter().map(|t| t.own_s).collect());
             let rss_mb = median(runs.iter().map(|t| t.peak_rss_kb as f64 / 1024.0).collect());
-            let by_wall = ratio(artifact(job, |t| t.wall_s), wall);
-            let by_own = ratio(artifact(job, |t| t.own_s), own);
-            let mut counts = timings.iter().filter(|t| t.job == job).map(|t| t.positions);
-            let first = counts.next();
-            let same = if counts.all(|p| Some(p) == first) { "yes" } else { "NO" };
+            let of_job = &jobs[job];
+            let (by_wall, by_own) = (ratio(of_job.artifact_wall, wall), ratio(of_job.artifact_own, own));
+            let same = if of_job.same_positions { "yes" } else { "NO" };
             let _ = writeln!(
                 s,
                 "| {source} | {job} | {program} | {threads} | {order} | {} | {wall:.2} | {lo:.2} - {hi:.2} | {cpu:.2} \
@@ -86,4 +79,33 @@ whether every run of the job found the same number of positions.\n\n\
         }
     }
     Ok((rows > 0).then_some(s))
+}
+
+/// What a job's rows share: the artifact's median wall and own times (if it
+/// ran) and whether every run found the same positions.
+struct Job {
+    artifact_wall: Option<f64>,
+    artifact_own: Option<f64>,
+    same_positions: bool,
+}
+
+fn by_job(timings: &[Timing]) -> BTreeMap<&str, Job> {
+    let mut jobs: BTreeMap<&str, Vec<&Timing>> = BTreeMap::new();
+    for t in timings {
+        jobs.entry(&t.job).or_default().push(t);
+    }
+    let artifact_median = |runs: &[&Timing], time: fn(&Timing) -> f64| {
+        let times: Vec<f64> = runs.iter().filter(|t| t.program == "artifact").map(|t| time(t)).collect();
+        (!times.is_empty()).then(|| median(times))
+    };
+    jobs.into_iter()
+        .map(|(job, runs)| {
+            let job_summary = Job {
+                artifact_wall: artifact_median(&runs, |t| t.wall_s),
+                artifact_own: artifact_median(&runs, |t| t.own_s),
+                same_positions: runs.iter().all(|t| t.positions == runs[0].positions),
+            };
+            (job, job_summary)
+        })
+        .collect()
 }
