@@ -1,10 +1,32 @@
 //! Records the compiler version and the source revision the binary is built
 //! from, for results metadata.
+//!
+//! The script reruns when the sources change or when HEAD moves (a commit, a
+//! checkout), never because of the index: `git status` rewrites `.git/index`,
+//! so watching it would rebuild the crate after every `git status`. Whether the
+//! tree is dirty can only change when the sources or HEAD change, so these are
+//! all the script needs to watch.
+use std::path::Path;
 use std::process::Command;
 
 fn output(cmd: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(cmd).args(args).output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The files that change when HEAD moves: HEAD itself, the branch it names
+/// (loose or packed). Only existing files are returned: cargo reruns a script
+/// on every build while a watched path is missing.
+fn head_files() -> Vec<String> {
+    let mut names = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    if let Some(branch) = output("git", &["symbolic-ref", "-q", "HEAD"]) {
+        names.push(branch);
+    }
+    names
+        .iter()
+        .filter_map(|name| output("git", &["rev-parse", "--path-format=absolute", "--git-path", name]))
+        .filter(|path| Path::new(path).exists())
+        .collect()
 }
 
 fn main() {
@@ -19,7 +41,10 @@ fn main() {
     println!("cargo:rustc-env=C4BDD_RUSTC_VERSION={version}");
     println!("cargo:rustc-env=C4BDD_COMMIT={commit}");
     println!("cargo:rustc-env=C4BDD_DIRTY={dirty}");
-    for path in ["build.rs", "src", "Cargo.toml", "Cargo.lock", ".git/HEAD", ".git/index", ".git/refs"] {
+    for path in ["build.rs", "src", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    for path in head_files() {
         println!("cargo:rerun-if-changed={path}");
     }
 }

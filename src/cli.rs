@@ -37,7 +37,7 @@ pub enum Command {
     /// Regenerate tables, plots and paper-repro.md from the results archive (no BDDs).
     Report(ReportArgs),
     /// Run an experiment spec (experiments/*.toml): every run in its own process,
-    /// results to results/<experiment>/<run-id>/; a rerun skips finished runs.
+    /// results to results/EXPERIMENT/RUN-ID/; a rerun skips finished runs.
     Sweep(SweepArgs),
     /// Combine the result directories of sharded sweeps into one.
     Merge(MergeArgs),
@@ -116,7 +116,7 @@ pub struct ReportArgs {
     #[arg(long, default_value = "results")]
     pub results: PathBuf,
     /// Directory of the paper's tables (paper-table1.csv, paper-table2-7x6.csv).
-    #[arg(long, default_value = "../shared/reference")]
+    #[arg(long, default_value = "reference")]
     pub reference: PathBuf,
     /// Where tables and plots go.
     #[arg(long, default_value = "plots")]
@@ -158,7 +158,7 @@ pub struct SweepArgs {
     /// so the memory limit times JOBS should fit the machine).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
-    /// Write into this directory (and resume it) instead of results/<experiment>/<run-id>/.
+    /// Write into this directory (and resume it) instead of results/EXPERIMENT/RUN-ID/.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Root of the results archive.
@@ -324,6 +324,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => crate::commands::query(args),
         Command::Best(args) => crate::commands::best(args),
         Command::Report(args) => {
+            for (flag, dir) in [("--results", &args.results), ("--reference", &args.reference)] {
+                if !dir.is_dir() {
+                    let what = format!("{flag} {}: no such directory", dir.display());
+                    return Err(InputError(what).into());
+                }
+            }
             let opts = crate::report::ReportOptions {
                 results: args.results,
                 reference: args.reference,
@@ -370,7 +376,7 @@ pub fn run(cli: Cli) -> Result<()> {
             if args.report {
                 let opts = crate::report::ReportOptions {
                     results: opts.results,
-                    reference: PathBuf::from("../shared/reference"),
+                    reference: PathBuf::from("reference"),
                     plots: PathBuf::from("plots"),
                     repro: PathBuf::from("paper-repro.md"),
                     boards: Vec::new(),

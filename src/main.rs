@@ -14,6 +14,7 @@ fn main() -> ExitCode {
     // End quietly when stdout is a closed pipe (`c4bdd ... | head`), as Unix
     // tools do, instead of a panic on the next print.
     // SAFETY: restoring the default disposition of one signal before any thread starts.
+    #[cfg(unix)]
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
@@ -28,10 +29,13 @@ fn main() -> ExitCode {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // A bare `c4bdd` (or a bare subcommand group): the usage, on stderr.
+            let _ = e.print();
+            return ExitCode::from(EXIT_INPUT);
+        }
         Err(e) => {
-            // One line naming the bad value; clap's hint lines are dropped.
-            let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            eprintln!("{}", one_line(&e));
             return ExitCode::from(EXIT_INPUT);
         }
     };
@@ -51,6 +55,18 @@ fn main() -> ExitCode {
             eprintln!("error: {}", message.replace('\n', " "));
             ExitCode::from(exit_status(&err))
         }
+    }
+}
+
+/// Clap's error as one line: its first paragraph (the message, the missing
+/// arguments or the valid values), without the usage and hint paragraphs.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let lines: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    if lines.is_empty() {
+        "error: invalid arguments".to_string()
+    } else {
+        lines.join(" ")
     }
 }
 

@@ -26,7 +26,7 @@ pub struct Config {
     /// before the field existed, whose cache only grew with the arena.
     #[serde(default)]
     pub min_cache_entries: usize,
-    /// [`Manager::maybe_gc`] collects once this many internal nodes are alive...
+    /// [`Manager::maybe_gc`](super::Manager::maybe_gc) collects once this many internal nodes are alive...
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
     pub gc_growth: f64,

@@ -59,7 +59,7 @@ impl FreeSet {
     /// Cover slot `i`, just appended to an arena of `i` slots (not free).
     #[inline]
     pub fn push_slot(&mut self, i: usize) {
-        if i % WORD_SLOTS == 0 {
+        if i.is_multiple_of(WORD_SLOTS) {
             self.words.push(0);
         }
     }
@@ -162,7 +162,7 @@ mod tests {
 
     /// Slots 0..300 with every third (and slots 64..128 all) free.
     fn sample() -> (usize, impl Fn(usize) -> bool + Sync) {
-        (300, |i: usize| i % 3 == 0 || (64..128).contains(&i))
+        (300, |i: usize| i.is_multiple_of(3) || (64..128).contains(&i))
     }
 
     #[test]
@@ -232,8 +232,9 @@ mod tests {
         unsafe { *parts.words.add(1) |= w1 & !1 };
         let taken = (w0.count_ones() + 1) as usize;
         set.finish_parallel(len + 2, taken, &[3, len as u32 + 1]);
-        let free =
-            |i: usize| (65..128).contains(&i) || i == 3 || ((128..len).contains(&i) && i % 3 == 0) || i == len + 1;
+        let free = |i: usize| {
+            (65..128).contains(&i) || i == 3 || ((128..len).contains(&i) && i.is_multiple_of(3)) || i == len + 1
+        };
         assert!(set.is_exact(len + 2, free));
         assert_eq!(set.take(), Some(3));
     }

@@ -7,13 +7,13 @@
 //! about 210 ns with 4 KiB pages and 165 ns with huge pages.
 
 /// The bytes the memory model charges a run whose live nodes peaked at
-/// `peak_nodes`: a node record for each, the unique table's buckets (one per
-/// slot of the capacity the arena has grown to, from `config.initial_nodes`
-/// by [`grown_capacity`], for the peak's slots) and the computed cache
-/// ([`super::Config::cache_entries`] for those slots). Measured peak RSS
-/// beyond this is the free set (a bit a slot), the memo of counting and
-/// saving, the three-way split's table in a solve (an eighth of the cache's
-/// bytes), and the process itself.
+/// `peak_nodes`: a node record for each; the unique table's buckets, one per
+/// slot of the capacity the arena has grown to for the peak's slots (from
+/// `config.initial_nodes`, doubling, then a quarter at a time past 1 GiB);
+/// and the computed cache ([`super::Config::cache_entries`] for those
+/// slots). Measured peak RSS beyond this is the free set (a bit a slot), the
+/// memo of counting and saving, the three-way split's table in a solve (an
+/// eighth of the cache's bytes), and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &super::Config) -> u64 {
     model_bytes_with(peak_nodes, config, CACHE_ENTRY_BYTES)
 }

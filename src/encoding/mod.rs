@@ -30,7 +30,7 @@ pub enum Frame {
 impl Frame {
     /// The frame that holds the states of a ply.
     pub fn of_ply(ply: u32) -> Frame {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Frame::A
         } else {
             Frame::B

@@ -2,7 +2,8 @@
 //!
 //! The child is killed when it exceeds its wall-time limit, gets an
 //! address-space limit when the spec sets a memory limit, and dies with the
-//! sweep (Linux parent-death signal). Its peak RSS and CPU time come from the
+//! sweep on Linux (parent-death signal; on other Unix systems a worker whose
+//! sweep was killed finishes its run alone). Its peak RSS and CPU time come from the
 //! kernel's accounting of the child (`wait4`), not from a table size.
 
 use std::io::{BufRead, BufReader, Read};
@@ -42,6 +43,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     // SAFETY: only async-signal-safe system calls run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
+            #[cfg(target_os = "linux")]
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             if libc::getppid() != parent {
                 libc::_exit(1);

@@ -233,7 +233,7 @@ const ADDED_COLUMNS: [&str; 13] = [
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows
 /// of `T` have (it was written by another version of the row schema), except
-/// an older file that lacks only some of [`ADDED_COLUMNS`]: that one is
+/// an older file that lacks only some of the columns added since: that one is
 /// rewritten (atomically) with the missing columns left empty.
 pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
     if !path.exists() || std::fs::metadata(path)?.len() == 0 {

@@ -79,7 +79,7 @@ pub enum Player {
 impl Player {
     /// The player to move at a ply.
     pub fn to_move(ply: u32) -> Player {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
@@ -122,7 +122,7 @@ impl Position {
     pub fn from_discs(size: BoardSize, first: u128, second: u128) -> Position {
         let mask = first | second;
         let ply = mask.count_ones();
-        let current = if ply % 2 == 0 { first } else { second };
+        let current = if ply.is_multiple_of(2) { first } else { second };
         Position { size, current, mask, ply }
     }
 

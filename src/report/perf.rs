@@ -1,7 +1,7 @@
 //! `plots/perf.md`: the speed board set (`experiments/perf.toml`), per sweep
 //! and configuration, the median of its repetitions (a spec's `repeats` runs
 //! the whole list round after round, so the machine's drift meets every
-//! configuration alike): the figures README.md's Performance section quotes.
+//! configuration alike): the figures docs/performance.md quotes.
 
 use std::fmt::Write as _;
 
@@ -23,8 +23,8 @@ pub fn markdown(archive: &Archive) -> Option<String> {
         "The speed board set (`c4bdd sweep experiments/perf.toml`), one run at a time: per sweep and \
 configuration, its finished runs (repetitions, made round after round) and the median of their wall time \
 (with the range), CPU time, GC share and peak RSS; the most peak nodes of any of them, and whether all \
-counted the same positions. The machine and commit of each sweep are in its `meta.json`. README.md's \
-Performance section sets these beside the paper's artifact and the oxidd crate.\n\n\
+counted the same positions. The machine and commit of each sweep are in its `meta.json`. docs/performance.md \
+sets these beside the paper's artifact and the oxidd crate.\n\n\
 | sweep | pass | encoding | board | order | terminal | image | threads | runs | median s | min - max s | CPU s | GC % | peak RSS MB | peak nodes | same positions |\n\
 |---|---|---|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n",
     );

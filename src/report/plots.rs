@@ -15,6 +15,7 @@ pub struct Series {
 }
 
 /// The axes of a chart.
+#[derive(Clone, Copy)]
 pub enum Axes {
     /// x = ply (linear), y logarithmic.
     PlyLog,
@@ -58,9 +59,23 @@ fn register_font() {
     });
 }
 
+/// Series with exactly the same points drawn once, named by all of them
+/// (`a = b`): otherwise the last one drawn hides the others.
+pub fn merge_coinciding(series: &[Series]) -> Vec<Series> {
+    let mut merged: Vec<Series> = Vec::new();
+    for s in series {
+        match merged.iter_mut().find(|m| m.points == s.points) {
+            Some(m) => m.name = format!("{} = {}", m.name, s.name),
+            None => merged.push(Series { name: s.name.clone(), points: s.points.clone() }),
+        }
+    }
+    merged
+}
+
 /// Write `<stem>.png` and `<stem>.svg`.
 pub fn write(stem: &Path, chart: &Chart) -> Result<()> {
     register_font();
+    let chart = &Chart { series: merge_coinciding(&chart.series), ..*chart };
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
     draw(BitMapBackend::new(&png, (1000, 650)).into_drawing_area(), chart)

@@ -10,6 +10,10 @@ use crate::encoding::order::center_out_columns;
 use crate::encoding::OrderSpec;
 use crate::game::BoardSize;
 
+/// Our shortest time that a time ratio is given for: the table shows times to
+/// two decimals, and a shorter run is all fixed costs (starting the process).
+pub const RATIO_MIN_TIME_S: f64 = 0.01;
+
 /// One row of the side-by-side Table 1 (also its CSV schema).
 #[derive(Clone, Debug, Serialize)]
 pub struct Table1Row {
@@ -23,7 +27,8 @@ pub struct Table1Row {
     /// Our time in the paper's configuration (standard encoding, paper order).
     pub time_standard_s: Option<f64>,
     pub time_compressed_s: Option<f64>,
-    /// paper time / our time in the paper's configuration.
+    /// paper time / our time in the paper's configuration; none when our
+    /// time is below [`RATIO_MIN_TIME_S`].
     pub time_ratio: Option<f64>,
     pub paper_gc_percent: f64,
     pub gc_percent_standard: Option<f64>,
@@ -72,7 +77,7 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
                 paper_time_s: p.time_s,
                 time_standard_s: standard.map(|r| r.row.time_s),
                 time_compressed_s: compressed.map(|r| r.row.time_s),
-                time_ratio: standard.map(|r| p.time_s / r.row.time_s.max(1e-6)),
+                time_ratio: standard.filter(|r| r.row.time_s >= RATIO_MIN_TIME_S).map(|r| p.time_s / r.row.time_s),
                 paper_gc_percent: p.gc_percent,
                 gc_percent_standard: standard.map(|r| r.row.gc_share * 100.0),
                 paper_ram_gb: p.ram_gb,
@@ -99,12 +104,15 @@ pub(crate) fn secs(v: Option<f64>) -> String {
 /// Table 1 as Markdown, with its caption.
 pub fn table1_markdown(rows: &[Table1Row]) -> String {
     let mut s = String::new();
-    s += "Table 1, the paper's numbers beside ours. *std* is the paper's configuration (standard, i.e. cellwise, \
+    let _ = write!(
+        s,
+        "Table 1, the paper's numbers beside ours. *std* is the paper's configuration (standard, i.e. cellwise, \
 encoding; column order, row order when the board is taller than wide), *compr.* the compressed encoding. Our times \
 are single runs of one process each (at most two at once on a 2-core machine); the paper's times were taken with many \
-jobs running at once on one machine and are inflated, so the ratio paper/ours is indicative only. The paper's RAM was \
+jobs running at once on one machine and are inflated, so the ratio paper/ours is indicative only (given where our time is at least {RATIO_MIN_TIME_S} s). The paper's RAM was \
 derived from its preallocated node table; ours is the measured peak RSS. Peak nodes depend on the garbage-collection \
-schedule, so equality is not expected.\n\n";
+schedule, so equality is not expected.\n\n"
+    );
     s += "| board | positions (paper) | positions (ours) | = | time s (paper) | time s (std) | time s (compr.) \
 | paper/ours | GC % (paper) | GC % (std) | RAM GB (paper) | RSS MB (std) | RSS MB (compr.) | peak nodes (paper) \
 | peak nodes (std) | peak nodes (compr.) | status |\n";

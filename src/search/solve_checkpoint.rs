@@ -196,7 +196,7 @@ fn load_solved(
     let either = m.or(win, lost)?;
     let outside = m.diff(either, layers[record.ply as usize])?;
     let (w, l) = (space.count(win, frame), space.count(lost, frame));
-    let (won, lost_count) = if record.ply % 2 == 0 { (w, l) } else { (l, w) };
+    let (won, lost_count) = if record.ply.is_multiple_of(2) { (w, l) } else { (l, w) };
     if both != Bdd::FALSE || outside != Bdd::FALSE || won != record.won || lost_count != record.lost {
         return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
     }

@@ -63,6 +63,10 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["count", "-W", "4", "-H", "4", "--min-cache-entries", "3000"], "3000"),
         (vec!["solve", "-W", "4", "-H", "4", "--gc-cache", "drop"], "drop"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
+        // Clap's own errors keep the missing argument and the valid values.
+        (vec!["count"], "--width <WIDTH> --height <HEIGHT>"),
+        (vec!["query", "--solution", "x", "-W", "4"], "--height <HEIGHT>"),
+        (vec!["count", "-W", "4", "-H", "4", "--terminal", "nope"], "[possible values: whole, lines, fused, off]"),
     ];
     for (args, needle) in cases {
         let out = c4bdd(&args);
@@ -73,6 +77,17 @@ fn bad_input_gets_one_line_and_status_2() {
         assert!(out.stdout.is_empty() || !String::from_utf8_lossy(&out.stdout).contains("total"), "{args:?}");
     }
     assert!(!missing_dir.exists());
+}
+
+#[test]
+fn a_bare_command_prints_its_usage_with_status_2() {
+    let out = c4bdd(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("Usage: c4bdd <COMMAND>"), "{err}");
+    for command in ["count", "solve", "query", "best", "report", "sweep", "merge"] {
+        assert!(err.contains(&format!("  {command} ")), "{command} listed: {err}");
+    }
 }
 
 /// Manager settings change no result: a 256-entry cache, a cache that grows

@@ -49,9 +49,9 @@ pub fn number3(table: &[bool]) -> usize {
     table.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| 1 << i).sum()
 }
 
-/// The paper's Table 1 as (board, positions), read from shared/reference.
+/// The paper's Table 1 as (board, positions), read from the repository's reference/ folder.
 pub fn paper_table1() -> Vec<(c4bdd::game::BoardSize, u128)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/paper-table1.csv");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("reference/paper-table1.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .skip(1)

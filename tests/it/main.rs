@@ -14,3 +14,4 @@ mod parallel;
 mod report;
 mod solve;
 mod sweep;
+mod tree;

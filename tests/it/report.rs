@@ -8,7 +8,7 @@ fn c4bdd(args: &[&str]) -> std::process::Output {
 }
 
 fn reference() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference").display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("reference").display().to_string()
 }
 
 #[test]
@@ -309,4 +309,34 @@ fn report_compares_the_archived_artifact_timings() {
 
     let err = report_timings("artifact", &format!("{header}1,solve:compressed:6x4,c4bdd\n")).unwrap_err();
     assert!(err.contains("times.csv"), "{err}");
+}
+
+#[test]
+fn coinciding_series_are_drawn_once_and_named_by_all() {
+    use c4bdd::report::plots::{merge_coinciding, Series};
+    let line = |name: &str, ys: &[f64]| Series {
+        name: name.to_string(),
+        points: ys.iter().enumerate().map(|(x, &y)| (x as f64, y)).collect(),
+    };
+    let merged = merge_coinciding(&[
+        line("cellwise, column-wise", &[1.0, 5.0, 9.0]),
+        line("cellwise, row-wise", &[1.0, 6.0, 9.0]),
+        line("cellwise, paper", &[1.0, 5.0, 9.0]),
+    ]);
+    let names: Vec<&str> = merged.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["cellwise, column-wise = cellwise, paper", "cellwise, row-wise"]);
+    assert_eq!(merged[0].points, [(0.0, 1.0), (1.0, 5.0), (2.0, 9.0)]);
+}
+
+#[test]
+fn report_names_a_missing_directory_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nonexistent");
+    let plots = dir.path().join("plots");
+    let out = c4bdd(&["report", "--results", missing.to_str().unwrap(), "--plots", plots.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--results") && err.contains("nonexistent") && err.contains("no such directory"), "{err}");
+    assert!(!plots.exists(), "nothing written");
 }
