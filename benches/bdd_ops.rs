@@ -13,6 +13,10 @@ use c4bdd::game::BoardSize;
 use c4bdd::search::{step, ForwardOptions, ImageStrategy, Transition};
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 
+/// The binary's allocator: the tables are measured as the binary holds them.
+#[global_allocator]
+static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
+
 /// "Exactly k of `x` are true", built by dynamic programming over the variables.
 fn exactly_k(m: &mut Manager, x: &[Var], k: usize) -> Bdd {
     let mut counts = vec![Bdd::TRUE];

@@ -14,6 +14,16 @@
 //! let all = m.var_set(&x).unwrap();
 //! assert_eq!(m.sat_count(f, all), 6); // 3 of 4 assignments to x0,x1, times 2 for x2
 //! ```
+//!
+//! A program that links the crate chooses its own allocator. The `c4bdd`
+//! binary, its benchmarks and its integration tests install
+//! [`bdd::HugePageAlloc`], which maps the large tables in huge pages:
+//!
+//! ```
+//! #[global_allocator]
+//! static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
+//! # fn main() {}
+//! ```
 
 pub mod bdd;
 pub mod cli;
@@ -27,8 +37,3 @@ pub mod report;
 pub mod search;
 
 pub use error::{Error, Result};
-
-/// Every binary, test and benchmark of the crate allocates large blocks in
-/// huge pages (see [`bdd::HugePageAlloc`]).
-#[global_allocator]
-static ALLOCATOR: bdd::HugePageAlloc = bdd::HugePageAlloc;

@@ -5,6 +5,10 @@ use clap::Parser;
 use c4bdd::cli::{run, Cli, InputError};
 use c4bdd::Error;
 
+/// Large blocks (the BDD tables) in huge pages: see [`c4bdd::bdd::HugePageAlloc`].
+#[global_allocator]
+static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
+
 /// Exit status for invalid input (also clap's).
 const EXIT_INPUT: u8 = 2;
 /// Exit status for a run stopped by its node or memory limit.

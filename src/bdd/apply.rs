@@ -1,12 +1,15 @@
-//! Negation, binary Boolean operations and if-then-else.
+//! Negation, binary Boolean operations, the two-way split and if-then-else.
 //!
 //! Every recursive function follows one skeleton: terminal cases, normalised
 //! operands, cache lookup, cofactors at the top level, recursion, `mk`, cache
 //! insert. Results are reduced and ordered because they are built with `mk`.
+//! The bodies are generic over a [`Recursor`], so one body serves both the
+//! sequential and the parallel operation.
 
 use super::cache::Op;
 use super::manager::{Manager, Step, Step2};
 use super::node::Bdd;
+use super::recursor::{Recursor, Seq};
 use crate::error::Result;
 
 impl Manager {
@@ -40,8 +43,8 @@ impl Manager {
     /// traversal of `f` and `g` (each half is also cached as `and` / `diff`).
     pub fn split(&mut self, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
         let r = match self.threads() {
-            1 => self.split_rec(f.0, g.0),
-            _ => self.parallel(|s| s.split(f.0, g.0, 0)),
+            1 => split(&Seq::new(self), f.0, g.0, 0),
+            _ => self.parallel(|s| split(s, f.0, g.0, 0)),
         };
         r.map(|(a, d)| (Bdd(a), Bdd(d))).map_err(|_| self.limit_error())
     }
@@ -75,25 +78,20 @@ impl Manager {
 
     fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
         let r = match self.threads() {
-            1 => self.apply_rec(op, f.0, g.0),
-            _ => self.parallel(|s| s.apply(op, f.0, g.0, 0)),
+            1 => apply(&Seq::new(self), op, f.0, g.0, 0),
+            _ => self.parallel(|s| apply(s, op, f.0, g.0, 0)),
         };
         self.lift(r)
     }
 
+    /// `¬f` on the calling thread (for sequential operations built on it).
     pub(crate) fn not_rec(&mut self, f: u32) -> Step {
-        if f <= 1 {
-            return Ok(1 - f);
-        }
-        if let Some(r) = self.cached(Op::Not, f, 0, 0) {
-            return Ok(r);
-        }
-        let n = self.node(f);
-        let low = self.not_rec(n.low)?;
-        let high = self.not_rec(n.high)?;
-        let r = self.mk(n.level, low, high)?;
-        self.cache.put(Op::Not, f, 0, 0, r);
-        Ok(r)
+        not(&Seq::new(self), f, 0)
+    }
+
+    /// `op(f, g)` on the calling thread (for sequential operations built on it).
+    pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
+        apply(&Seq::new(self), op, f, g, 0)
     }
 
     /// The result of `op(f, g)` when it follows without recursion:
@@ -150,26 +148,6 @@ impl Manager {
         }
     }
 
-    pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
-        match Self::apply_terminal_case(op, f, g) {
-            Some(Ok(r)) => return Ok(r),
-            Some(Err(x)) => return self.not_rec(x),
-            None => {}
-        }
-        let (f, g) = Self::apply_operands(op, f, g);
-        if let Some(r) = self.cached(op, f, g, 0) {
-            return Ok(r);
-        }
-        let level = self.level(f).min(self.level(g));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let low = self.apply_rec(op, f0, g0)?;
-        let high = self.apply_rec(op, f1, g1)?;
-        let r = self.mk_known(level, low, high, [(f, (f0, f1)), (g, (g0, g1))])?;
-        self.cache.put(op, f, g, 0, r);
-        Ok(r)
-    }
-
     /// The halves `(f ∧ g, f ∧ ¬g)` when they follow without recursion
     /// (`f = 1` is left to the caller: its second half is a negation).
     #[inline(always)]
@@ -181,37 +159,6 @@ impl Manager {
             _ if f == g => Some((f, 0)),
             _ => None,
         }
-    }
-
-    pub(crate) fn split_rec(&mut self, f: u32, g: u32) -> Step2 {
-        if let Some(r) = Self::split_terminal_case(f, g) {
-            return Ok(r);
-        }
-        if f == 1 {
-            return Ok((g, self.not_rec(g)?));
-        }
-        self.stats.steps[Op::Split.index()] += 1;
-        let (fa, ga) = Self::apply_operands(Op::And, f, g);
-        match (self.cache.get(Op::And, fa, ga, 0), self.cache.get(Op::Diff, f, g, 0)) {
-            (Some(a), Some(d)) => {
-                self.stats.cache_hits[Op::Split.index()] += 1;
-                return Ok((a, d));
-            }
-            (Some(a), None) => return Ok((a, self.apply_rec(Op::Diff, f, g)?)),
-            (None, Some(d)) => return Ok((self.apply_rec(Op::And, f, g)?, d)),
-            (None, None) => {}
-        }
-        let level = self.level(f).min(self.level(g));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (a0, d0) = self.split_rec(f0, g0)?;
-        let (a1, d1) = self.split_rec(f1, g1)?;
-        let operands = [(f, (f0, f1)), (g, (g0, g1))];
-        let a = self.mk_known(level, a0, a1, operands)?;
-        let d = self.mk_known(level, d0, d1, operands)?;
-        self.cache.put(Op::And, fa, ga, 0, a);
-        self.cache.put(Op::Diff, f, g, 0, d);
-        Ok((a, d))
     }
 
     pub(crate) fn ite_rec(&mut self, f: u32, g: u32, h: u32) -> Step {
@@ -239,4 +186,69 @@ impl Manager {
         let other = self.apply_rec(Op::Diff, h, f)?;
         self.apply_rec(Op::Or, then, other)
     }
+}
+
+/// `¬f`.
+pub(crate) fn not<R: Recursor>(r: &R, f: u32, depth: u32) -> Step {
+    if f <= 1 {
+        return Ok(1 - f);
+    }
+    if let Some(x) = r.cached(Op::Not, f, 0, 0) {
+        return Ok(x);
+    }
+    let n = r.node(f);
+    let (low, high) = r.both(depth, || not(r, n.low, depth + 1), || not(r, n.high, depth + 1));
+    let x = r.mk(n.level, low?, high?)?;
+    r.put(Op::Not, f, 0, 0, x);
+    Ok(x)
+}
+
+/// `op(f, g)` for the binary operations (and, or, xor, diff, imp).
+pub(crate) fn apply<R: Recursor>(r: &R, op: Op, f: u32, g: u32, depth: u32) -> Step {
+    match Manager::apply_terminal_case(op, f, g) {
+        Some(Ok(x)) => return Ok(x),
+        Some(Err(x)) => return not(r, x, depth),
+        None => {}
+    }
+    let (f, g) = Manager::apply_operands(op, f, g);
+    if let Some(x) = r.cached(op, f, g, 0) {
+        return Ok(x);
+    }
+    let level = r.level(f).min(r.level(g));
+    let (f0, f1) = r.cofactors(f, level);
+    let (g0, g1) = r.cofactors(g, level);
+    let (low, high) = r.both(depth, || apply(r, op, f0, g0, depth + 1), || apply(r, op, f1, g1, depth + 1));
+    let x = r.mk_known(level, low?, high?, [(f, (f0, f1)), (g, (g0, g1))])?;
+    r.put(op, f, g, 0, x);
+    Ok(x)
+}
+
+/// The halves `(f ∧ g, f ∧ ¬g)`, each also cached as `and` and `diff`.
+pub(crate) fn split<R: Recursor>(r: &R, f: u32, g: u32, depth: u32) -> Step2 {
+    if let Some(x) = Manager::split_terminal_case(f, g) {
+        return Ok(x);
+    }
+    if f == 1 {
+        return Ok((g, not(r, g, depth)?));
+    }
+    let (fa, ga) = Manager::apply_operands(Op::And, f, g);
+    let (and, diff) = (r.lookup(Op::And, fa, ga, 0), r.lookup(Op::Diff, f, g, 0));
+    r.count(Op::Split, and.is_some() && diff.is_some());
+    match (and, diff) {
+        (Some(a), Some(d)) => return Ok((a, d)),
+        (Some(a), None) => return Ok((a, apply(r, Op::Diff, f, g, depth)?)),
+        (None, Some(d)) => return Ok((apply(r, Op::And, f, g, depth)?, d)),
+        (None, None) => {}
+    }
+    let level = r.level(f).min(r.level(g));
+    let (f0, f1) = r.cofactors(f, level);
+    let (g0, g1) = r.cofactors(g, level);
+    let (low, high) = r.both(depth, || split(r, f0, g0, depth + 1), || split(r, f1, g1, depth + 1));
+    let ((a0, d0), (a1, d1)) = (low?, high?);
+    let operands = [(f, (f0, f1)), (g, (g0, g1))];
+    let a = r.mk_known(level, a0, a1, operands)?;
+    let d = r.mk_known(level, d0, d1, operands)?;
+    r.put(Op::And, fa, ga, 0, a);
+    r.put(Op::Diff, f, g, 0, d);
+    Ok((a, d))
 }

@@ -1,4 +1,4 @@
-//! The process's allocator: large blocks in mappings of whole huge pages.
+//! An allocator for the binary: large blocks in mappings of whole huge pages.
 //!
 //! The BDD tables (node arena, unique table, computed cache, the three-way
 //! split's table, the bit vectors of marking and counting) are read at
@@ -17,6 +17,9 @@
 //! table's mapping moved, its old pages came back as 4 KiB pages, and a 6x4
 //! solve held 49 of its 145 MB in huge pages. Smaller blocks, and every
 //! block on other systems, go to the system allocator.
+//!
+//! The library does not install it: `main.rs`, the benchmarks and the
+//! integration tests do, with `#[global_allocator]`.
 //!
 //! Invariant: on Linux, a block whose layout has `size >= LARGE` and
 //! `align <= PAGE` was made by `map` (or `remap`), its mapping `size`
@@ -52,6 +55,10 @@ mod os {
     }
 
     /// A fresh zeroed mapping for `size` bytes, advised; null on failure.
+    ///
+    /// # Safety
+    /// `size` is not zero. The caller owns the mapping and gives it back with
+    /// [`unmap`] or [`remap`] with the same `size`.
     pub(super) unsafe fn map(size: usize) -> *mut u8 {
         let len = mapped(size);
         let prot = libc::PROT_READ | libc::PROT_WRITE;
@@ -69,6 +76,10 @@ mod os {
     /// Resize the mapping of a `old` byte block at `p` for `new` bytes
     /// (moving it if need be, contents kept); null on failure, `p` then
     /// unchanged.
+    ///
+    /// # Safety
+    /// `p` was returned by [`map`] or [`remap`] for `old` bytes and is not
+    /// used again unless the call fails; `new` is not zero.
     pub(super) unsafe fn remap(p: *mut u8, old: usize, new: usize) -> *mut u8 {
         let (old_len, new_len) = (mapped(old), mapped(new));
         if old_len == new_len {
@@ -86,6 +97,10 @@ mod os {
     }
 
     /// Unmap a block of `size` bytes made by `map`.
+    ///
+    /// # Safety
+    /// `p` was returned by [`map`] or [`remap`] for `size` bytes and is not
+    /// used again.
     pub(super) unsafe fn unmap(p: *mut u8, size: usize) {
         // SAFETY: `p` is a mapping of `mapped(size)` bytes that the caller gives up.
         unsafe { libc::munmap(p.cast(), mapped(size)) };
@@ -95,12 +110,19 @@ mod os {
 #[cfg(not(target_os = "linux"))]
 mod os {
     // `large` is false off Linux, so these are never called.
+
+    /// # Safety
+    /// Never called (see above).
     pub(super) unsafe fn map(_: usize) -> *mut u8 {
         unreachable!()
     }
+    /// # Safety
+    /// Never called (see above).
     pub(super) unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
         unreachable!()
     }
+    /// # Safety
+    /// Never called (see above).
     pub(super) unsafe fn unmap(_: *mut u8, _: usize) {
         unreachable!()
     }
@@ -164,25 +186,43 @@ unsafe impl GlobalAlloc for HugePageAlloc {
 
 #[cfg(test)]
 mod tests {
-    use super::{HUGE_PAGE, LARGE};
+    use std::alloc::{GlobalAlloc, Layout};
+
+    use super::{HugePageAlloc, HUGE_PAGE, LARGE};
+
+    fn pattern(i: usize) -> u8 {
+        (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1]
+    }
 
     /// Blocks cross between the two allocators and grow and shrink as
-    /// mappings with their contents kept (the global allocator is this one).
+    /// mappings with their contents kept; fresh large blocks are zeroed and
+    /// start a page.
     #[test]
     fn contents_survive_every_kind_of_resize() {
-        let pattern = |i: usize| (i as u32).wrapping_mul(2_654_435_761);
-        let mut v: Vec<u32> = (0..1000).map(pattern).collect();
-        for len in [LARGE / 4 + 7, 3 * HUGE_PAGE / 4, LARGE, 5 * LARGE / 4 + 3, 200, 10] {
-            let kept = v.len().min(len);
-            v.resize(len, 0);
-            v.shrink_to_fit();
-            assert!(v.iter().take(kept).enumerate().all(|(i, &x)| x == pattern(i)), "resized to {len}");
-            let n = v.len();
-            v.iter_mut().enumerate().skip(kept).for_each(|(i, x)| *x = pattern(i));
-            assert_eq!(v.len(), n);
+        let a = HugePageAlloc;
+        let align = 8;
+        let mut size = 1000;
+        // SAFETY: every layout has a non-zero size; each block is used only
+        // within its size and given back once, with the layout it has.
+        unsafe {
+            let mut p = a.alloc(Layout::from_size_align(size, align).unwrap());
+            (0..size).for_each(|i| *p.add(i) = pattern(i));
+            for new in [LARGE / 4 + 7, 3 * HUGE_PAGE / 4, LARGE, 5 * LARGE / 4 + 3, 200, 10] {
+                p = a.realloc(p, Layout::from_size_align(size, align).unwrap(), new);
+                assert!(!p.is_null());
+                let kept = size.min(new);
+                assert!((0..kept).all(|i| *p.add(i) == pattern(i)), "resized to {new}");
+                (kept..new).for_each(|i| *p.add(i) = pattern(i));
+                size = new;
+            }
+            a.dealloc(p, Layout::from_size_align(size, align).unwrap());
+            let layout = Layout::from_size_align(3 * HUGE_PAGE + 5, align).unwrap();
+            let z = a.alloc_zeroed(layout);
+            assert!((0..layout.size()).all(|i| *z.add(i) == 0));
+            if cfg!(target_os = "linux") {
+                assert_eq!(z as usize % 4096, 0, "a large block starts a page");
+            }
+            a.dealloc(z, layout);
         }
-        let zeros = vec![0u64; 3 * HUGE_PAGE / 8 + 5];
-        assert!(zeros.iter().all(|&x| x == 0));
-        assert_eq!(zeros.as_ptr() as usize % 4096, 0, "a large block starts a page");
     }
 }

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use super::cache::Cache;
 use super::config::Config;
-use super::node::{known_node, Bdd, Level, Node, Var, MAX_VARS};
+use super::node::{Bdd, Level, Node, Var, MAX_VARS};
 use super::stats::Stats;
 use super::unique::{Full, NodeTable};
 use crate::error::{Error, Result};
@@ -372,15 +372,6 @@ impl Manager {
     #[inline(always)]
     pub(crate) fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
         self.node(f).cofactors(f, level)
-    }
-
-    /// [`Self::mk`], without the lookup when [`known_node`] knows the node.
-    #[inline(always)]
-    pub(crate) fn mk_known(&mut self, level: u32, low: u32, high: u32, operands: [(u32, (u32, u32)); 2]) -> Step {
-        match known_node(low, high, operands) {
-            Some(r) => Ok(r),
-            None => self.mk(level, low, high),
-        }
     }
 
     /// The reduced node `(level, low, high)`: `low` when both children agree,

@@ -1,7 +1,7 @@
 //! Allocation of the large tables (node arena, unique table, computed cache).
 //!
 //! The BDD operations read these tables at random, so on Linux they live in
-//! transparent huge pages where the system allows it (the process's
+//! transparent huge pages where the system allows it (the binary's
 //! allocator, `huge.rs`): one TLB entry then covers 2 MiB instead of 4 KiB.
 //! On this project's machines a dependent random load into 512 MB costs
 //! about 210 ns with 4 KiB pages and 165 ns with huge pages.

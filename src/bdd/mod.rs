@@ -32,6 +32,7 @@ mod pairing;
 mod par;
 mod quant;
 mod reach;
+mod recursor;
 mod split3;
 mod stats;
 mod unique;

@@ -17,9 +17,11 @@
 //! identity relation of each suffix of pairs (pinned until
 //! [`Manager::release_pairing`]) to detect this in O(1).
 
+use super::apply::apply;
 use super::cache::Op;
 use super::manager::{Manager, Step};
 use super::node::{Bdd, Var, TERMINAL_LEVEL};
+use super::recursor::{Recursor, Seq};
 use crate::error::{Error, Result};
 
 /// A registered pairing of variables for [`Manager::image`] and [`Manager::preimage`].
@@ -148,8 +150,8 @@ impl Manager {
     pub fn image(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
         let r = match self.threads() {
-            1 => self.pair_rec(Op::Image, f.0, relation.0, pairing.0),
-            _ => self.parallel(|s| s.pair(Op::Image, f.0, relation.0, pairing.0, 0)),
+            1 => pair(&Seq::new(self), Op::Image, f.0, relation.0, pairing.0, 0),
+            _ => self.parallel(|s| pair(s, Op::Image, f.0, relation.0, pairing.0, 0)),
         };
         self.lift(r)
     }
@@ -159,36 +161,30 @@ impl Manager {
     pub fn preimage(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
         let r = match self.threads() {
-            1 => self.pair_rec(Op::Preimage, f.0, relation.0, pairing.0),
-            _ => self.parallel(|s| s.pair(Op::Preimage, f.0, relation.0, pairing.0, 0)),
+            1 => pair(&Seq::new(self), Op::Preimage, f.0, relation.0, pairing.0, 0),
+            _ => self.parallel(|s| pair(s, Op::Preimage, f.0, relation.0, pairing.0, 0)),
         };
         self.lift(r)
     }
+}
 
-    fn pair_rec(&mut self, op: Op, f: u32, t: u32, id: u32) -> Step {
-        let x = match self.pairings[id as usize].step_start(f, t, |g| self.level(g)) {
-            Ok(x) => x,
-            Err(r) => return Ok(r),
-        };
-        if let Some(r) = self.cached(op, f, t, id) {
-            return Ok(r);
-        }
-        let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| self.cofactors(g, level));
-        let low = self.pair_join(op, f0, f1, into0, id)?;
-        let high = self.pair_join(op, f0, f1, into1, id)?;
-        let r = self.mk(x, low, high)?;
-        self.cache.put(op, f, t, id, r);
-        Ok(r)
+/// The in-place image or pre-image step `(f, t)` under pairing `id`.
+pub(crate) fn pair<R: Recursor>(r: &R, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
+    let x = match r.pairing(id).step_start(f, t, |g| r.level(g)) {
+        Ok(x) => x,
+        Err(x) => return Ok(x),
+    };
+    if let Some(x) = r.cached(op, f, t, id) {
+        return Ok(x);
     }
-
-    /// `rec(f0, t.0) ∨ rec(f1, t.1)`.
-    #[inline]
-    fn pair_join(&mut self, op: Op, f0: u32, f1: u32, t: (u32, u32), id: u32) -> Step {
-        let a = self.pair_rec(op, f0, t.0, id)?;
-        if a == 1 {
-            return Ok(1);
-        }
-        let b = self.pair_rec(op, f1, t.1, id)?;
-        self.apply_rec(Op::Or, a, b)
-    }
+    let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| r.cofactors(g, level));
+    // `pair(f0, t.0) ∨ pair(f1, t.1)` for the result's low and high child.
+    let join = |t: (u32, u32)| -> Step {
+        let (a, b) = r.both(depth, || pair(r, op, f0, t.0, id, depth + 1), || pair(r, op, f1, t.1, id, depth + 1));
+        apply(r, Op::Or, a?, b?, depth + 1)
+    };
+    let (low, high) = r.both(depth, || join(into0), || join(into1));
+    let node = r.mk(x, low?, high?)?;
+    r.put(op, f, t, id, node);
+    Ok(node)
 }

@@ -1,6 +1,7 @@
-//! Parallel operations: the binary Boolean operations and the in-place image
-//! and pre-image, on a pool of threads with work stealing (rayon), over the
-//! manager's own node table and computed cache.
+//! The parallel context of the recursive operations ([`Recursor`]): the
+//! manager's own node table and computed cache shared by a pool of threads
+//! with work stealing (rayon). The operations' bodies are in their own files
+//! (`apply.rs`, `split3.rs`, `pairing.rs`), written once for both contexts.
 //!
 //! A parallel operation holds the manager exclusively (`&mut self`, so no GC
 //! and no other operation runs) and shares it among its threads as [`Shared`]:
@@ -31,10 +32,11 @@ use portable_atomic::AtomicU128;
 
 use super::cache::{slot, Entry, Op};
 use super::free::WORD_SLOTS;
-use super::manager::{Manager, Step, Step2};
-use super::node::{known_node, Node, FREE_LEVEL};
-use super::pairing::{pair_split, PairingData};
-use super::split3::{join3, place, Shortcut, Split3Cache, Step3};
+use super::manager::{Manager, Step};
+use super::node::{Node, FREE_LEVEL};
+use super::pairing::PairingData;
+use super::recursor::Recursor;
+use super::split3::Split3Cache;
 use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
@@ -163,23 +165,6 @@ impl<'a> Shared<'a> {
         unsafe { &mut *self.locals[i].get() }
     }
 
-    #[inline(always)]
-    fn node(&self, f: u32) -> Node {
-        // SAFETY: `f` is a published node (or a terminal): written before its
-        // release and never written again during the operation.
-        unsafe { *self.nodes.add(f as usize) }
-    }
-
-    #[inline(always)]
-    fn level(&self, f: u32) -> u32 {
-        self.node(f).level
-    }
-
-    #[inline(always)]
-    fn cofactors(&self, f: u32, level: u32) -> (u32, u32) {
-        self.node(f).cofactors(f, level)
-    }
-
     /// A slot this thread owns, or `Full` when the reserved capacity is used up.
     fn alloc(&self) -> Result<u32, Full> {
         let l = self.local();
@@ -218,15 +203,6 @@ impl<'a> Shared<'a> {
                 l.taken += w.count_ones() as usize;
                 return true;
             }
-        }
-    }
-
-    /// [`Self::mk`], without the lookup when [`known_node`] knows the node.
-    #[inline(always)]
-    fn mk_known(&self, level: u32, low: u32, high: u32, operands: [(u32, (u32, u32)); 2]) -> Step {
-        match known_node(low, high, operands) {
-            Some(r) => Ok(r),
-            None => self.mk(level, low, high),
         }
     }
 
@@ -281,20 +257,21 @@ impl<'a> Shared<'a> {
         // only atomically during the operation.
         unsafe { &*self.cache.add(slot(op as u32, a, b, c, self.cache_shift)) }
     }
+}
 
-    /// Count a step of `op` and look it up in the cache.
-    #[inline]
-    fn cached(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        let local = self.local();
-        local.steps[op.index()] += 1;
-        let hit = self.lookup(op, a, b, c);
-        if hit.is_some() {
-            local.hits[op.index()] += 1;
-        }
-        hit
+impl Recursor for Shared<'_> {
+    #[inline(always)]
+    fn node(&self, f: u32) -> Node {
+        // SAFETY: `f` is a published node (or a terminal): written before its
+        // release and never written again during the operation.
+        unsafe { *self.nodes.add(f as usize) }
     }
 
-    /// The cached result of `op(a, b, c)`, if any.
+    #[inline]
+    fn mk(&self, level: u32, low: u32, high: u32) -> Step {
+        Shared::mk(self, level, low, high)
+    }
+
     #[inline]
     fn lookup(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
         Entry::from_bits(self.entry(op, a, b, c).load(Ordering::Acquire)).result_of(op, a, b, c)
@@ -307,7 +284,25 @@ impl<'a> Shared<'a> {
         }
     }
 
-    /// Both halves of a step, in parallel near the top of the recursion.
+    #[inline(always)]
+    fn count(&self, op: Op, hit: bool) {
+        let local = self.local();
+        local.steps[op.index()] += 1;
+        local.hits[op.index()] += hit as u64;
+    }
+
+    #[inline(always)]
+    fn split3_cache(&self) -> &Split3Cache {
+        self.split3_cache
+    }
+
+    #[inline(always)]
+    fn pairing(&self, id: u32) -> &PairingData {
+        &self.pairings[id as usize]
+    }
+
+    /// Both halves in parallel near the top of the recursion (below
+    /// [`SPAWN_DEPTH`]), else one after the other.
     #[inline]
     fn both<A: Send, B: Send>(
         &self,
@@ -318,124 +313,10 @@ impl<'a> Shared<'a> {
         if depth < SPAWN_DEPTH {
             rayon::join(a, b)
         } else {
-            let x = a();
-            if x.is_err() {
-                return (x, Err(Full));
+            match a() {
+                Ok(x) => (Ok(x), b()),
+                Err(Full) => (Err(Full), Err(Full)),
             }
-            (x, b())
         }
-    }
-
-    pub(crate) fn not(&self, f: u32, depth: u32) -> Step {
-        if f <= 1 {
-            return Ok(1 - f);
-        }
-        if let Some(r) = self.cached(Op::Not, f, 0, 0) {
-            return Ok(r);
-        }
-        let n = self.node(f);
-        let (low, high) = self.both(depth, || self.not(n.low, depth + 1), || self.not(n.high, depth + 1));
-        let r = self.mk(n.level, low?, high?)?;
-        self.put(Op::Not, f, 0, 0, r);
-        Ok(r)
-    }
-
-    /// `op(f, g)` for the binary operations of [`Manager::apply_rec`].
-    pub(crate) fn apply(&self, op: Op, f: u32, g: u32, depth: u32) -> Step {
-        if let Some(r) = Manager::apply_terminal_case(op, f, g) {
-            return match r {
-                Ok(r) => Ok(r),
-                Err(x) => self.not(x, depth),
-            };
-        }
-        let (f, g) = Manager::apply_operands(op, f, g);
-        if let Some(r) = self.cached(op, f, g, 0) {
-            return Ok(r);
-        }
-        let level = self.level(f).min(self.level(g));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (low, high) = self.both(depth, || self.apply(op, f0, g0, depth + 1), || self.apply(op, f1, g1, depth + 1));
-        let r = self.mk_known(level, low?, high?, [(f, (f0, f1)), (g, (g0, g1))])?;
-        self.put(op, f, g, 0, r);
-        Ok(r)
-    }
-
-    /// The halves `(f ∧ g, f ∧ ¬g)` of [`Manager::split_rec`].
-    pub(crate) fn split(&self, f: u32, g: u32, depth: u32) -> Step2 {
-        if let Some(r) = Manager::split_terminal_case(f, g) {
-            return Ok(r);
-        }
-        if f == 1 {
-            return Ok((g, self.not(g, depth)?));
-        }
-        let (fa, ga) = Manager::apply_operands(Op::And, f, g);
-        let (and, diff) = (self.lookup(Op::And, fa, ga, 0), self.lookup(Op::Diff, f, g, 0));
-        self.local().steps[Op::Split.index()] += 1;
-        match (and, diff) {
-            (Some(a), Some(d)) => {
-                self.local().hits[Op::Split.index()] += 1;
-                return Ok((a, d));
-            }
-            (Some(a), None) => return Ok((a, self.apply(Op::Diff, f, g, depth)?)),
-            (None, Some(d)) => return Ok((self.apply(Op::And, f, g, depth)?, d)),
-            (None, None) => {}
-        }
-        let level = self.level(f).min(self.level(g));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (low, high) = self.both(depth, || self.split(f0, g0, depth + 1), || self.split(f1, g1, depth + 1));
-        let ((a0, d0), (a1, d1)) = (low?, high?);
-        let operands = [(f, (f0, f1)), (g, (g0, g1))];
-        let a = self.mk_known(level, a0, a1, operands)?;
-        let d = self.mk_known(level, d0, d1, operands)?;
-        self.put(Op::And, fa, ga, 0, a);
-        self.put(Op::Diff, f, g, 0, d);
-        Ok((a, d))
-    }
-
-    /// The three results of [`Manager::split3_rec`].
-    pub(crate) fn split3(&self, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
-        match Manager::split3_terminal_case(f, g, h) {
-            Some(Shortcut::Done(r)) => return Ok(r),
-            Some(Shortcut::Split(a, b, halves)) => return Ok(place(self.split(a, b, depth)?, halves)),
-            None => {}
-        }
-        self.local().steps[Op::Split3.index()] += 1;
-        if let Some(r) = self.split3_cache.get(f, g, h) {
-            self.local().hits[Op::Split3.index()] += 1;
-            return Ok(r);
-        }
-        let level = self.level(f).min(self.level(g)).min(self.level(h));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (h0, h1) = self.cofactors(h, level);
-        let (low, high) =
-            self.both(depth, || self.split3(f0, g0, h0, depth + 1), || self.split3(f1, g1, h1, depth + 1));
-        let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
-        let r = join3(low?, high?, operands, |low, high, ops| self.mk_known(level, low, high, ops))?;
-        self.split3_cache.put(f, g, h, r);
-        Ok(r)
-    }
-
-    /// The in-place image or pre-image of [`Manager::pair_rec`].
-    pub(crate) fn pair(&self, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
-        let x = match self.pairings[id as usize].step_start(f, t, |g| self.level(g)) {
-            Ok(x) => x,
-            Err(r) => return Ok(r),
-        };
-        if let Some(r) = self.cached(op, f, t, id) {
-            return Ok(r);
-        }
-        let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| self.cofactors(g, level));
-        let join = |t: (u32, u32)| -> Step {
-            let (a, b) =
-                self.both(depth, || self.pair(op, f0, t.0, id, depth + 1), || self.pair(op, f1, t.1, id, depth + 1));
-            self.apply(Op::Or, a?, b?, depth + 1)
-        };
-        let (low, high) = self.both(depth, || join(into0), || join(into1));
-        let r = self.mk(x, low?, high?)?;
-        self.put(op, f, t, id, r);
-        Ok(r)
     }
 }

@@ -25,9 +25,11 @@ use std::sync::atomic::Ordering;
 use portable_atomic::AtomicU128;
 use rayon::prelude::*;
 
+use super::apply::split;
 use super::cache::Op;
 use super::manager::Manager;
 use super::node::Bdd;
+use super::recursor::{Recursor, Seq};
 use super::unique::Full;
 use crate::error::Result;
 
@@ -134,8 +136,8 @@ impl Manager {
     pub fn split3(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
         self.split3_cache.fit(self.cache.len() / SPLIT3_CACHE_DIVISOR);
         let r = match self.threads() {
-            1 => self.split3_rec(f.0, g.0, h.0),
-            _ => self.parallel(|s| s.split3(f.0, g.0, h.0, 0)),
+            1 => split3(&Seq::new(self), f.0, g.0, h.0, 0),
+            _ => self.parallel(|s| split3(s, f.0, g.0, h.0, 0)),
         };
         r.map(|(w, d, l)| (Bdd(w), Bdd(d), Bdd(l))).map_err(|_| self.limit_error())
     }
@@ -153,29 +155,29 @@ impl Manager {
             _ => return None,
         })
     }
+}
 
-    pub(crate) fn split3_rec(&mut self, f: u32, g: u32, h: u32) -> Step3 {
-        match Self::split3_terminal_case(f, g, h) {
-            Some(Shortcut::Done(r)) => return Ok(r),
-            Some(Shortcut::Split(a, b, halves)) => return Ok(place(self.split_rec(a, b)?, halves)),
-            None => {}
-        }
-        self.stats.steps[Op::Split3.index()] += 1;
-        if let Some(r) = self.split3_cache.get(f, g, h) {
-            self.stats.cache_hits[Op::Split3.index()] += 1;
-            return Ok(r);
-        }
-        let level = self.level(f).min(self.level(g)).min(self.level(h));
-        let (f0, f1) = self.cofactors(f, level);
-        let (g0, g1) = self.cofactors(g, level);
-        let (h0, h1) = self.cofactors(h, level);
-        let low = self.split3_rec(f0, g0, h0)?;
-        let high = self.split3_rec(f1, g1, h1)?;
-        let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
-        let r = join3(low, high, operands, |low, high, ops| self.mk_known(level, low, high, ops))?;
-        self.split3_cache.put(f, g, h, r);
-        Ok(r)
+/// `(f ∧ g, f ∧ ¬g ∧ h, f ∧ ¬g ∧ ¬h)` in one traversal.
+pub(crate) fn split3<R: Recursor>(r: &R, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
+    match Manager::split3_terminal_case(f, g, h) {
+        Some(Shortcut::Done(x)) => return Ok(x),
+        Some(Shortcut::Split(a, b, halves)) => return Ok(place(split(r, a, b, depth)?, halves)),
+        None => {}
     }
+    let hit = r.split3_cache().get(f, g, h);
+    r.count(Op::Split3, hit.is_some());
+    if let Some(x) = hit {
+        return Ok(x);
+    }
+    let level = r.level(f).min(r.level(g)).min(r.level(h));
+    let (f0, f1) = r.cofactors(f, level);
+    let (g0, g1) = r.cofactors(g, level);
+    let (h0, h1) = r.cofactors(h, level);
+    let (low, high) = r.both(depth, || split3(r, f0, g0, h0, depth + 1), || split3(r, f1, g1, h1, depth + 1));
+    let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
+    let x = join3(low?, high?, operands, |low, high, ops| r.mk_known(level, low, high, ops))?;
+    r.split3_cache().put(f, g, h, x);
+    Ok(x)
 }
 
 /// An operand and its cofactors at a step's level.

@@ -1,5 +1,9 @@
 //! The integration test binary: every test of the crate's public behaviour.
 
+/// The binary's allocator, so that BDDs built in the tests live as the binary's do.
+#[global_allocator]
+static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
+
 mod bdd_gc;
 mod bdd_io;
 mod bdd_laws;

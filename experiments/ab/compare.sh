@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Two c4bdd binaries side by side on the same jobs, alternating, round after
+# round: the measurement that a change to the code costs no speed.
+#
+# usage: experiments/ab/compare.sh OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB...
+#   JOB is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1 or solve:6x5:2:center-out
+#
+# In odd rounds the old binary runs each job first, in even rounds the new one,
+# so that the machine's drift meets both alike. Writes OUT_DIR/times.csv
+# (round, job, binary, wall_s, cpu_s, max_rss_kb, own_s: the program's own
+# reported time) and OUT_DIR/meta.txt (command, both binaries' versions and
+# checksums, machine), and stops with an error when the two binaries' per-ply
+# results differ: states and BDD nodes per ply for a count, won, drawn, lost
+# and terminal positions per ply for a solve.
+set -euo pipefail
+[ $# -ge 5 ] || { echo "usage: $0 OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB..." >&2; exit 2; }
+out=$1; rounds=$2; old=$3; new=$4; shift 4
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
+for bin in "$old" "$new"; do
+  [ -x "$bin" ] || { echo "not an executable: '$bin'" >&2; exit 2; }
+done
+for job in "$@"; do
+  [[ $job =~ ^(count|solve):[0-9]+x[0-9]+:[0-9]+(:[a-z:,0-9-]+)?$ ]] ||
+    { echo "a job is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1: '$job'" >&2; exit 2; }
+done
+mkdir -p "$out"
+{
+  echo "command: $0 $out $rounds $old $new $*"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "old: $old, $("$old" --version), sha256 $(sha256sum "$old" | cut -c1-16)"
+  echo "new: $new, $("$new" --version), sha256 $(sha256sum "$new" | cut -c1-16)"
+  echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
+  echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$out/meta.txt"
+csv=$out/times.csv
+echo "round,job,binary,wall_s,cpu_s,max_rss_kb,own_s" > "$csv.tmp"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# The per-ply columns both binaries must agree on.
+results() {
+  local pass=$1 file=$2
+  if [ "$pass" = count ]; then
+    awk -F, 'NR > 1 { print $7, $8, $9 }' "$file"
+  else
+    awk -F, 'NR > 1 { print $3, $4, $5, $6, $8 }' "$file"
+  fi
+}
+
+# run ROUND JOB LABEL BIN: time one run, append its row, keep its results.
+run() {
+  local round=$1 job=$2 label=$3 bin=$4
+  local pass board threads order w h
+  IFS=: read -r pass board threads order <<< "$job"
+  w=${board%x*}; h=${board#*x}
+  local args=("$pass" -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv")
+  [ -n "$order" ] && args+=(--order "$order")
+  /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$bin" "${args[@]}" > "$scratch/log" 2>&1 ||
+    { echo "$label $job failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
+  local own
+  own=$(sed -n 's/^time \([0-9.]*\) s.*/\1/p' "$scratch/log")
+  read -r wall user sys rss < "$scratch/time"
+  local cpu
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+  echo "$round,$job,$label,$wall,$cpu,$rss,$own" >> "$csv.tmp"
+  echo "round $round $job $label: wall $wall s, CPU $cpu s, max RSS $rss kB, own $own s"
+  results "$pass" "$scratch/$label.csv" > "$scratch/$label.results"
+}
+
+for round in $(seq "$rounds"); do
+  for job in "$@"; do
+    if [ $((round % 2)) -eq 1 ]; then
+      run "$round" "$job" old "$old"; run "$round" "$job" new "$new"
+    else
+      run "$round" "$job" new "$new"; run "$round" "$job" old "$old"
+    fi
+    cmp -s "$scratch/old.results" "$scratch/new.results" ||
+      { echo "$job: the two binaries' per-ply results differ" >&2; exit 1; }
+  done
+done
+mv "$csv.tmp" "$csv"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta.txt"
