@@ -41,6 +41,8 @@ fn main() {
     println!("cargo:rustc-env=C4BDD_RUSTC_VERSION={version}");
     println!("cargo:rustc-env=C4BDD_COMMIT={commit}");
     println!("cargo:rustc-env=C4BDD_DIRTY={dirty}");
+    let revision = if dirty { format!("{commit}-dirty") } else { commit.clone() };
+    println!("cargo:rustc-env=C4BDD_REVISION={revision}");
     for path in ["build.rs", "src", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={path}");
     }

@@ -133,7 +133,7 @@ fn image_step(c: &mut Criterion) {
             [(ImageStrategy::InPlace, 1), (ImageStrategy::InPlace, 2), (ImageStrategy::Monolithic, 1)]
         {
             let config = Config { threads, ..Config::default() };
-            let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, config).unwrap();
+            let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, config).unwrap();
             let opts = ForwardOptions { image, ..ForwardOptions::default() };
             let rules = Transition::build(&mut space, &opts).unwrap();
             let mut states = space.initial().unwrap();
@@ -157,7 +157,7 @@ fn image_step(c: &mut Criterion) {
                 });
             }
             let suffix = if threads > 1 { format!("/{threads}-threads") } else { String::new() };
-            let id = format!("{}/{}{suffix}", kind.name(), c4bdd::cli::value_name(&image));
+            let id = format!("{}/{image}{suffix}", kind.name());
             group.bench_function(BenchmarkId::from_parameter(id), |b| {
                 b.iter(|| {
                     space.manager.gc(&[]);

@@ -16,9 +16,13 @@ use crate::search::{ImageStrategy, TerminalStrategy};
 #[error("{0}")]
 pub struct InputError(pub String);
 
+/// The version `--version` prints: the package's, and the revision built
+/// (`-dirty` when the sources differed from it).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("C4BDD_REVISION"), ")");
+
 /// Symbolic search on Connect Four with binary decision diagrams.
 #[derive(Parser, Debug)]
-#[command(name = "c4bdd", version, about)]
+#[command(name = "c4bdd", version = VERSION, about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -209,10 +213,8 @@ pub struct EncodingArgs {
     /// State encoding: cellwise (alias standard; 2 variables per cell) or compressed (bitboard-style).
     #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
     pub encoding: EncodingKind,
-    /// Variable order: column-wise, row-wise, paper (column-wise; row-wise for cellwise on boards taller than wide),
-    /// center-out (columns from the centre outwards), columns:P (column-wise, columns in the order P, e.g.
-    /// columns:3,2,4,1,5), or custom:FILE (variable names in level order).
-    #[arg(long, default_value = "column-wise")]
+    /// Variable order (the help lists the named orders).
+    #[arg(long, default_value = "column-wise", help = crate::encoding::order::help())]
     pub order: OrderSpec,
 }
 
@@ -311,11 +313,6 @@ pub struct CountArgs {
     pub manager: ManagerArgs,
 }
 
-/// The command-line name of a value-enum value.
-pub fn value_name<T: clap::ValueEnum>(v: &T) -> String {
-    v.to_possible_value().map(|p| p.get_name().to_string()).unwrap_or_default()
-}
-
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -361,7 +358,10 @@ pub fn run(cli: Cli) -> Result<()> {
                     println!("{:<55} {}", run.key, run.describe());
                 }
                 let finished = runs.iter().filter(|r| r.row.is_some()).count();
-                let ok = runs.iter().filter(|r| r.row.as_ref().is_some_and(|row| row.status == "ok")).count();
+                let ok = runs
+                    .iter()
+                    .filter(|r| r.row.as_ref().is_some_and(|row| row.status == crate::experiment::record::Status::Ok))
+                    .count();
                 println!("{} runs: {finished} finished ({ok} ok), {} pending", runs.len(), runs.len() - finished);
                 return Ok(());
             }

@@ -5,21 +5,21 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{value_name, BestArgs, CountArgs, InputError, QueryArgs, SolveArgs};
-use crate::encoding::{Frame, StateSpace};
+use crate::cli::{BestArgs, CountArgs, InputError, QueryArgs, SolveArgs};
+use crate::encoding::{EncodingKind, Frame, StateSpace};
 use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
-use crate::search::{forward_from, Checkpoint, ForwardOptions, PlyRecord, TerminalStrategy, Transition};
+use crate::search::{forward_from, Checkpoint, ForwardOptions, ImageStrategy, PlyRecord, TerminalStrategy, Transition};
 
 /// One CSV row of `count --csv`.
 #[derive(serde::Serialize)]
 struct CountRow<'a> {
     width: u8,
     height: u8,
-    encoding: &'a str,
+    encoding: EncodingKind,
     order: &'a str,
-    image: &'a str,
-    terminal: &'a str,
+    image: ImageStrategy,
+    terminal: TerminalStrategy,
     ply: u32,
     states: u128,
     bdd_nodes: u64,
@@ -45,7 +45,7 @@ pub fn count(args: CountArgs) -> Result<()> {
     let mut csv = open_csv(args.csv.as_deref())?;
     let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
     let order = space.order_name.clone();
-    let (image, term) = (value_name(&opts.image), value_name(&opts.terminal));
+    let (image, term) = (opts.image, opts.terminal);
     println!(
         "board {size}, encoding {}, order {order}, image {image}, terminal {term}, threads {}",
         args.encoding.encoding,
@@ -70,10 +70,10 @@ pub fn count(args: CountArgs) -> Result<()> {
             let row = CountRow {
                 width: size.width,
                 height: size.height,
-                encoding: args.encoding.encoding.name(),
+                encoding: args.encoding.encoding,
                 order: &order,
-                image: &image,
-                terminal: &term,
+                image,
+                terminal: term,
                 ply: r.ply,
                 states: r.states,
                 bdd_nodes: r.bdd_nodes,
@@ -176,7 +176,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     use crate::search::{backward::solve_resumable, SolutionWriter, SolveCheckpoint};
     let size = args.board.size()?;
     if matches!(args.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
-        let name = value_name(&args.terminal);
+        let name = args.terminal;
         return Err(InputError(format!("invalid value '{name}' for '--terminal': solving needs whole or lines")).into());
     }
     let opts = ForwardOptions { image: args.image, terminal: args.terminal };

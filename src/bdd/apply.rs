@@ -43,7 +43,7 @@ impl Manager {
     /// traversal of `f` and `g` (each half is also cached as `and` / `diff`).
     pub fn split(&mut self, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
         let r = match self.threads() {
-            1 => split(&Seq::new(self), f.0, g.0, 0),
+            1 => split(Seq::new(self), f.0, g.0, 0),
             _ => self.parallel(|s| split(s, f.0, g.0, 0)),
         };
         r.map(|(a, d)| (Bdd(a), Bdd(d))).map_err(|_| self.limit_error())
@@ -78,7 +78,7 @@ impl Manager {
 
     fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
         let r = match self.threads() {
-            1 => apply(&Seq::new(self), op, f.0, g.0, 0),
+            1 => apply(Seq::new(self), op, f.0, g.0, 0),
             _ => self.parallel(|s| apply(s, op, f.0, g.0, 0)),
         };
         self.lift(r)
@@ -86,12 +86,12 @@ impl Manager {
 
     /// `¬f` on the calling thread (for sequential operations built on it).
     pub(crate) fn not_rec(&mut self, f: u32) -> Step {
-        not(&Seq::new(self), f, 0)
+        not(Seq::new(self), f, 0)
     }
 
     /// `op(f, g)` on the calling thread (for sequential operations built on it).
     pub(crate) fn apply_rec(&mut self, op: Op, f: u32, g: u32) -> Step {
-        apply(&Seq::new(self), op, f, g, 0)
+        apply(Seq::new(self), op, f, g, 0)
     }
 
     /// The result of `op(f, g)` when it follows without recursion:
@@ -189,7 +189,7 @@ impl Manager {
 }
 
 /// `¬f`.
-pub(crate) fn not<R: Recursor>(r: &R, f: u32, depth: u32) -> Step {
+pub(crate) fn not<R: Recursor>(r: R, f: u32, depth: u32) -> Step {
     if f <= 1 {
         return Ok(1 - f);
     }
@@ -197,14 +197,14 @@ pub(crate) fn not<R: Recursor>(r: &R, f: u32, depth: u32) -> Step {
         return Ok(x);
     }
     let n = r.node(f);
-    let (low, high) = r.both(depth, || not(r, n.low, depth + 1), || not(r, n.high, depth + 1));
-    let x = r.mk(n.level, low?, high?)?;
+    let (low, high) = r.both(depth, move || not(r, n.low, depth + 1), move || not(r, n.high, depth + 1))?;
+    let x = r.mk(n.level, low, high)?;
     r.put(Op::Not, f, 0, 0, x);
     Ok(x)
 }
 
 /// `op(f, g)` for the binary operations (and, or, xor, diff, imp).
-pub(crate) fn apply<R: Recursor>(r: &R, op: Op, f: u32, g: u32, depth: u32) -> Step {
+pub(crate) fn apply<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> Step {
     match Manager::apply_terminal_case(op, f, g) {
         Some(Ok(x)) => return Ok(x),
         Some(Err(x)) => return not(r, x, depth),
@@ -217,14 +217,15 @@ pub(crate) fn apply<R: Recursor>(r: &R, op: Op, f: u32, g: u32, depth: u32) -> S
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
-    let (low, high) = r.both(depth, || apply(r, op, f0, g0, depth + 1), || apply(r, op, f1, g1, depth + 1));
-    let x = r.mk_known(level, low?, high?, [(f, (f0, f1)), (g, (g0, g1))])?;
+    let (low, high) =
+        r.both(depth, move || apply(r, op, f0, g0, depth + 1), move || apply(r, op, f1, g1, depth + 1))?;
+    let x = r.mk_known(level, low, high, [(f, (f0, f1)), (g, (g0, g1))])?;
     r.put(op, f, g, 0, x);
     Ok(x)
 }
 
 /// The halves `(f ∧ g, f ∧ ¬g)`, each also cached as `and` and `diff`.
-pub(crate) fn split<R: Recursor>(r: &R, f: u32, g: u32, depth: u32) -> Step2 {
+pub(crate) fn split<R: Recursor>(r: R, f: u32, g: u32, depth: u32) -> Step2 {
     if let Some(x) = Manager::split_terminal_case(f, g) {
         return Ok(x);
     }
@@ -243,8 +244,8 @@ pub(crate) fn split<R: Recursor>(r: &R, f: u32, g: u32, depth: u32) -> Step2 {
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
-    let (low, high) = r.both(depth, || split(r, f0, g0, depth + 1), || split(r, f1, g1, depth + 1));
-    let ((a0, d0), (a1, d1)) = (low?, high?);
+    let ((a0, d0), (a1, d1)) =
+        r.both(depth, move || split(r, f0, g0, depth + 1), move || split(r, f1, g1, depth + 1))?;
     let operands = [(f, (f0, f1)), (g, (g0, g1))];
     let a = r.mk_known(level, a0, a1, operands)?;
     let d = r.mk_known(level, d0, d1, operands)?;

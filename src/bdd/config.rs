@@ -46,7 +46,9 @@ pub struct Config {
 
 /// What a garbage collection does with the computed cache; either way no
 /// entry is left that names a freed node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum GcCache {
     /// Keep every entry whose operands and result survive: a pass over the
@@ -56,6 +58,12 @@ pub enum GcCache {
     /// Empty it: one pass of writes, no lookups; the operations after the
     /// collection find none of the results made before it.
     Clear,
+}
+
+impl std::fmt::Display for GcCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+    }
 }
 
 /// Fewest and most computed-cache entries [`Config::max_cache_entries`] and

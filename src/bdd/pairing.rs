@@ -150,7 +150,7 @@ impl Manager {
     pub fn image(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
         let r = match self.threads() {
-            1 => pair(&Seq::new(self), Op::Image, f.0, relation.0, pairing.0, 0),
+            1 => pair(Seq::new(self), Op::Image, f.0, relation.0, pairing.0, 0),
             _ => self.parallel(|s| pair(s, Op::Image, f.0, relation.0, pairing.0, 0)),
         };
         self.lift(r)
@@ -161,7 +161,7 @@ impl Manager {
     pub fn preimage(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
         self.check_pairing(pairing);
         let r = match self.threads() {
-            1 => pair(&Seq::new(self), Op::Preimage, f.0, relation.0, pairing.0, 0),
+            1 => pair(Seq::new(self), Op::Preimage, f.0, relation.0, pairing.0, 0),
             _ => self.parallel(|s| pair(s, Op::Preimage, f.0, relation.0, pairing.0, 0)),
         };
         self.lift(r)
@@ -169,7 +169,7 @@ impl Manager {
 }
 
 /// The in-place image or pre-image step `(f, t)` under pairing `id`.
-pub(crate) fn pair<R: Recursor>(r: &R, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
+pub(crate) fn pair<R: Recursor>(r: R, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
     let x = match r.pairing(id).step_start(f, t, |g| r.level(g)) {
         Ok(x) => x,
         Err(x) => return Ok(x),
@@ -180,11 +180,12 @@ pub(crate) fn pair<R: Recursor>(r: &R, op: Op, f: u32, t: u32, id: u32, depth: u
     let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| r.cofactors(g, level));
     // `pair(f0, t.0) ∨ pair(f1, t.1)` for the result's low and high child.
     let join = |t: (u32, u32)| -> Step {
-        let (a, b) = r.both(depth, || pair(r, op, f0, t.0, id, depth + 1), || pair(r, op, f1, t.1, id, depth + 1));
-        apply(r, Op::Or, a?, b?, depth + 1)
+        let (a, b) =
+            r.both(depth, move || pair(r, op, f0, t.0, id, depth + 1), move || pair(r, op, f1, t.1, id, depth + 1))?;
+        apply(r, Op::Or, a, b, depth + 1)
     };
-    let (low, high) = r.both(depth, || join(into0), || join(into1));
-    let node = r.mk(x, low?, high?)?;
+    let (low, high) = r.both(depth, || join(into0), || join(into1))?;
+    let node = r.mk(x, low, high)?;
     r.put(op, f, t, id, node);
     Ok(node)
 }

@@ -259,7 +259,7 @@ impl<'a> Shared<'a> {
     }
 }
 
-impl Recursor for Shared<'_> {
+impl Recursor for &Shared<'_> {
     #[inline(always)]
     fn node(&self, f: u32) -> Node {
         // SAFETY: `f` is a published node (or a terminal): written before its
@@ -309,14 +309,12 @@ impl Recursor for Shared<'_> {
         depth: u32,
         a: impl FnOnce() -> Result<A, Full> + Send,
         b: impl FnOnce() -> Result<B, Full> + Send,
-    ) -> (Result<A, Full>, Result<B, Full>) {
+    ) -> Result<(A, B), Full> {
         if depth < SPAWN_DEPTH {
-            rayon::join(a, b)
+            let (x, y) = rayon::join(a, b);
+            Ok((x?, y?))
         } else {
-            match a() {
-                Ok(x) => (Ok(x), b()),
-                Err(Full) => (Err(Full), Err(Full)),
-            }
+            Ok((a()?, b()?))
         }
     }
 }

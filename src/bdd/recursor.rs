@@ -23,7 +23,7 @@ use super::split3::Split3Cache;
 use super::unique::Full;
 
 /// What a recursive operation needs of its tables (see the module documentation).
-pub(crate) trait Recursor: Sync {
+pub(crate) trait Recursor: Copy + Send + Sync {
     /// The node behind an index (published: its fields never change during the operation).
     fn node(&self, f: u32) -> Node;
 
@@ -48,13 +48,13 @@ pub(crate) trait Recursor: Sync {
 
     /// Both halves of a step, `a` first; `depth` is the step's depth in the
     /// recursion (the parallel context runs shallow steps' halves as tasks).
-    /// When `a` fails, `b` may be skipped (and reported as failed too).
+    /// When `a` fails, `b` may be skipped.
     fn both<A: Send, B: Send>(
         &self,
         depth: u32,
         a: impl FnOnce() -> Result<A, Full> + Send,
         b: impl FnOnce() -> Result<B, Full> + Send,
-    ) -> (Result<A, Full>, Result<B, Full>);
+    ) -> Result<(A, B), Full>;
 
     /// The level of a node (terminals: `TERMINAL_LEVEL`).
     #[inline(always)]
@@ -88,6 +88,7 @@ pub(crate) trait Recursor: Sync {
 
 /// The sequential context: the manager, borrowed exclusively for the
 /// operation, on the calling thread.
+#[derive(Clone, Copy)]
 pub(crate) struct Seq<'a> {
     m: *mut Manager,
     _borrow: PhantomData<&'a mut Manager>,
@@ -95,8 +96,9 @@ pub(crate) struct Seq<'a> {
 
 // SAFETY: a `Seq` is only used on the thread that made it: its `both` runs
 // both halves on the calling thread, and no code sends it (or a reference to
-// it) to another thread. `Sync` is needed only because the bodies are shared
-// with the parallel context, whose halves must be `Send`.
+// it) to another thread. `Send` and `Sync` are needed only because the
+// bodies are shared with the parallel context, whose halves must be `Send`.
+unsafe impl Send for Seq<'_> {}
 unsafe impl Sync for Seq<'_> {}
 
 impl<'a> Seq<'a> {
@@ -168,10 +170,7 @@ impl Recursor for Seq<'_> {
         _depth: u32,
         a: impl FnOnce() -> Result<A, Full> + Send,
         b: impl FnOnce() -> Result<B, Full> + Send,
-    ) -> (Result<A, Full>, Result<B, Full>) {
-        match a() {
-            Ok(x) => (Ok(x), b()),
-            Err(Full) => (Err(Full), Err(Full)),
-        }
+    ) -> Result<(A, B), Full> {
+        Ok((a()?, b()?))
     }
 }

@@ -136,7 +136,7 @@ impl Manager {
     pub fn split3(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
         self.split3_cache.fit(self.cache.len() / SPLIT3_CACHE_DIVISOR);
         let r = match self.threads() {
-            1 => split3(&Seq::new(self), f.0, g.0, h.0, 0),
+            1 => split3(Seq::new(self), f.0, g.0, h.0, 0),
             _ => self.parallel(|s| split3(s, f.0, g.0, h.0, 0)),
         };
         r.map(|(w, d, l)| (Bdd(w), Bdd(d), Bdd(l))).map_err(|_| self.limit_error())
@@ -158,7 +158,7 @@ impl Manager {
 }
 
 /// `(f ∧ g, f ∧ ¬g ∧ h, f ∧ ¬g ∧ ¬h)` in one traversal.
-pub(crate) fn split3<R: Recursor>(r: &R, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
+pub(crate) fn split3<R: Recursor>(r: R, f: u32, g: u32, h: u32, depth: u32) -> Step3 {
     match Manager::split3_terminal_case(f, g, h) {
         Some(Shortcut::Done(x)) => return Ok(x),
         Some(Shortcut::Split(a, b, halves)) => return Ok(place(split(r, a, b, depth)?, halves)),
@@ -173,9 +173,10 @@ pub(crate) fn split3<R: Recursor>(r: &R, f: u32, g: u32, h: u32, depth: u32) -> 
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
     let (h0, h1) = r.cofactors(h, level);
-    let (low, high) = r.both(depth, || split3(r, f0, g0, h0, depth + 1), || split3(r, f1, g1, h1, depth + 1));
+    let (low, high) =
+        r.both(depth, move || split3(r, f0, g0, h0, depth + 1), move || split3(r, f1, g1, h1, depth + 1))?;
     let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];
-    let x = join3(low?, high?, operands, |low, high, ops| r.mk_known(level, low, high, ops))?;
+    let x = join3(low, high, operands, |low, high, ops| r.mk_known(level, low, high, ops))?;
     r.split3_cache().put(f, g, h, x);
     Ok(x)
 }

@@ -8,6 +8,22 @@
 //! in frame A (first player to move), at odd plies in frame B.
 //!
 //! Encodings use only the manager's public API.
+//!
+//! To add an encoding:
+//! 1. write a type implementing [`Encoding`] in a file of its own (see
+//!    `compressed.rs`): its state variables (named, with their cells, so
+//!    that every variable order can arrange them), the empty board, a
+//!    column's move relation, a winning line, and the literals of an
+//!    explicit position;
+//! 2. add a variant to [`EncodingKind`] and build it in
+//!    [`EncodingKind::build`] and name it in [`EncodingKind::name`]; the
+//!    command line (`--encoding`), specs (`encodings = [...]`) and the
+//!    results' `encoding` column take it from there;
+//! 3. the tests of `tests/it/count.rs` and `tests/it/solve.rs` run every
+//!    encoding of [`EncodingKind::all`] against the explicit enumerator and
+//!    solver, so the new one is checked from then on.
+//!
+//! To add a variable order, see [`order`].
 
 mod cellwise;
 mod compressed;
@@ -50,7 +66,9 @@ impl Frame {
 }
 
 /// The available encodings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum EncodingKind {
     /// Two variables per cell (first player's disc, second player's disc) plus side to move.
@@ -58,10 +76,16 @@ pub enum EncodingKind {
     Cellwise,
     /// Bitboard-style: w*(h+1) variables plus side to move; per column the
     /// discs' colours below a 1 marking the lowest free cell, 0 above.
+    #[default]
     Compressed,
 }
 
 impl EncodingKind {
+    /// Every encoding, in declaration order.
+    pub fn all() -> &'static [EncodingKind] {
+        <EncodingKind as clap::ValueEnum>::value_variants()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EncodingKind::Cellwise => "cellwise",

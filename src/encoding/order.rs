@@ -1,15 +1,12 @@
 //! Variable orders: an arrangement of one frame's state variables (the two
 //! frames are then interleaved variable by variable).
 //!
-//! Built-in orders place side to move first and arrange cell variables by
-//! board geometry, so each works with every encoding:
-//! - `column-wise`: column by column from the left, rows bottom up;
-//! - `row-wise`: row by row from the bottom, columns from the left;
-//! - `paper`: the paper's artifact setting: column-wise, except row-wise for
-//!   the cellwise encoding on boards taller than wide (its Table 1 runs);
-//! - `center-out` (ours): column-wise, but columns in order of distance from
-//!   the centre (centre first, left before right), rows bottom up;
-//! - `columns:P` (ours): column-wise with the columns in the order of the
+//! Named orders ([`ORDERS`]: `column-wise`, `row-wise`, `paper`,
+//! `center-out`) place side to move first and arrange cell variables by a key
+//! of their cell, so each works with every encoding. To add one, add an
+//! entry to [`ORDERS`]: its name, a line about it, and its cell key; the
+//! command line, specs and results pick it up by its name. Besides them:
+//! - `columns:P`: column-wise with the columns in the order of the
 //!   permutation P of `1..=w`, e.g. `columns:3,2,4,1,5` (centre-out on 5
 //!   columns), rows bottom up;
 //! - `custom:FILE`: the variable names listed in FILE (whitespace or comma
@@ -22,78 +19,100 @@ use super::{EncodingKind, StateVar};
 use crate::error::{Error, Result};
 use crate::game::{BoardSize, MAX_SIDE};
 
-/// An arrangement of state variables; implement it to add an order.
-pub trait VariableOrder {
-    /// The name recorded in results.
-    fn name(&self) -> String;
+/// How a named order ranks a cell (column and row, 0-based, on a board):
+/// variables are sorted by side to move first, then by this key, then by
+/// their slot within the cell.
+pub type CellKey = fn(col: i32, row: i32, size: BoardSize) -> (i32, i32);
 
-    /// State variable indices in level order (a permutation of `0..vars.len()`).
-    fn arrange(&self, vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>>;
+/// An order with a name: what `--order NAME` and a spec's `orders` accept.
+#[derive(Debug)]
+pub struct NamedOrder {
+    /// The name on the command line and in results.
+    pub name: &'static str,
+    /// What it does, for `--help` and the documentation.
+    pub about: &'static str,
+    /// The cell key on a board in an encoding (most orders ignore both).
+    key: fn(BoardSize, EncodingKind) -> CellKey,
 }
 
-/// Orders that sort variables by a key computed from their cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Geometric {
-    ColumnWise,
-    RowWise,
-    CenterOut,
-}
-
-impl VariableOrder for Geometric {
-    fn name(&self) -> String {
-        match self {
-            Geometric::ColumnWise => "column-wise",
-            Geometric::RowWise => "row-wise",
-            Geometric::CenterOut => "center-out",
-        }
-        .to_string()
+impl PartialEq for NamedOrder {
+    fn eq(&self, other: &NamedOrder) -> bool {
+        self.name == other.name
     }
+}
 
-    fn arrange(&self, vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>> {
-        let w = size.width as i32;
-        let key = |v: &StateVar| -> (u8, i32, i32, u8) {
-            match v.cell {
-                None => (0, 0, 0, 0),
-                Some((c, r)) => {
-                    let (c, r) = (c as i32, r as i32);
-                    match self {
-                        Geometric::ColumnWise => (1, c, r, v.slot),
-                        Geometric::RowWise => (1, r, c, v.slot),
-                        Geometric::CenterOut => (1, centre_distance(c, w), r, v.slot),
-                    }
-                }
+impl Eq for NamedOrder {}
+
+/// Every named order. To add one, add an entry here with its cell key.
+pub static ORDERS: [NamedOrder; 4] = [
+    NamedOrder {
+        name: "column-wise",
+        about: "column by column from the left, rows bottom up",
+        key: |_, _| column_wise,
+    },
+    NamedOrder { name: "row-wise", about: "row by row from the bottom, columns from the left", key: |_, _| row_wise },
+    NamedOrder {
+        name: "paper",
+        about: "the paper's artifact: column-wise, but row-wise for the cellwise encoding on boards taller than wide",
+        key: |size, encoding| {
+            if size.height > size.width && encoding == EncodingKind::Cellwise {
+                row_wise
+            } else {
+                column_wise
             }
-        };
-        let mut idx: Vec<usize> = (0..vars.len()).collect();
-        idx.sort_by_key(|&i| key(&vars[i]));
-        Ok(idx)
-    }
+        },
+    },
+    NamedOrder {
+        name: "center-out",
+        about: "column-wise, the columns by distance from the centre (centre first, left before right)",
+        key: |_, _| center_out,
+    },
+];
+
+fn column_wise(col: i32, row: i32, _: BoardSize) -> (i32, i32) {
+    (col, row)
+}
+
+fn row_wise(col: i32, row: i32, _: BoardSize) -> (i32, i32) {
+    (row, col)
+}
+
+fn center_out(col: i32, row: i32, size: BoardSize) -> (i32, i32) {
+    (centre_distance(col, size.width as i32), row)
+}
+
+/// The help of `--order`: every named order with what it does, then the
+/// column permutations and order files.
+pub fn help() -> String {
+    let named: Vec<String> = ORDERS.iter().map(|o| format!("{} ({})", o.name, o.about)).collect();
+    format!(
+        "Variable order: {}; columns:P (column-wise, the columns in the order P, e.g. columns:3,2,4,1,5); \
+or custom:FILE (variable names in level order)",
+        named.join(", ")
+    )
+}
+
+/// The variables' indices sorted by side to move first, then `key` of their
+/// cell, then their slot in the cell.
+fn arrange_by(vars: &[StateVar], key: impl Fn(i32, i32) -> (i32, i32)) -> Vec<usize> {
+    let rank = |v: &StateVar| v.cell.map_or((0, (0, 0), 0), |(c, r)| (1, key(c as i32, r as i32), v.slot));
+    let mut idx: Vec<usize> = (0..vars.len()).collect();
+    idx.sort_by_key(|&i| rank(&vars[i]));
+    idx
 }
 
 /// Column-wise with the columns permuted (1-based column numbers).
-struct ColumnPermutation {
-    columns: Vec<u32>,
-}
-
-impl VariableOrder for ColumnPermutation {
-    fn name(&self) -> String {
-        OrderSpec::Columns(self.columns.clone()).name()
+fn arrange_columns(columns: &[u32], vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>> {
+    let w = size.width as u32;
+    let mut sorted = columns.to_vec();
+    sorted.sort_unstable();
+    if !sorted.iter().copied().eq(1..=w) {
+        let reason =
+            format!("{}: not a permutation of the columns 1..={w}", OrderSpec::Columns(columns.to_vec()).name());
+        return Err(Error::InvalidOrder { reason });
     }
-
-    fn arrange(&self, vars: &[StateVar], size: BoardSize) -> Result<Vec<usize>> {
-        let w = size.width as u32;
-        let mut sorted = self.columns.clone();
-        sorted.sort_unstable();
-        if !sorted.iter().copied().eq(1..=w) {
-            let reason = format!("{}: not a permutation of the columns 1..={w}", self.name());
-            return Err(Error::InvalidOrder { reason });
-        }
-        let rank = |c: u8| self.columns.iter().position(|&k| k == c as u32 + 1).unwrap_or(0);
-        let key = |v: &StateVar| v.cell.map_or((0, 0, 0, 0), |(c, r)| (1, rank(c), r, v.slot));
-        let mut idx: Vec<usize> = (0..vars.len()).collect();
-        idx.sort_by_key(|&i| key(&vars[i]));
-        Ok(idx)
-    }
+    let rank = |c: i32| columns.iter().position(|&k| k == c as u32 + 1).unwrap_or(0) as i32;
+    Ok(arrange_by(vars, |c, r| (rank(c), r)))
 }
 
 /// The centre-out rank of column `c` (0-based) on a board `w` wide: distance
@@ -134,90 +153,71 @@ pub fn column_permutations(width: u32) -> Vec<Vec<u32>> {
     out
 }
 
-/// An order listed by variable names.
-struct Custom {
-    source: String,
-    names: Vec<String>,
-}
-
-impl VariableOrder for Custom {
-    fn name(&self) -> String {
-        format!("custom:{}", self.source)
-    }
-
-    fn arrange(&self, vars: &[StateVar], _size: BoardSize) -> Result<Vec<usize>> {
-        let invalid = |reason: String| Error::InvalidOrder { reason: format!("{}: {reason}", self.source) };
-        let mut placed = vec![false; vars.len()];
-        let mut out = Vec::with_capacity(vars.len());
-        for name in &self.names {
-            let Some(i) = vars.iter().position(|v| &v.name == name) else {
-                return Err(invalid(format!("unknown variable '{name}'")));
-            };
-            if std::mem::replace(&mut placed[i], true) {
-                return Err(invalid(format!("variable '{name}' is listed twice")));
-            }
-            out.push(i);
+/// The variables in the order of `names` (read from `source`).
+fn arrange_named(source: &str, names: &[String], vars: &[StateVar]) -> Result<Vec<usize>> {
+    let invalid = |reason: String| Error::InvalidOrder { reason: format!("{source}: {reason}") };
+    let mut placed = vec![false; vars.len()];
+    let mut out = Vec::with_capacity(vars.len());
+    for name in names {
+        let Some(i) = vars.iter().position(|v| &v.name == name) else {
+            return Err(invalid(format!("unknown variable '{name}'")));
+        };
+        if std::mem::replace(&mut placed[i], true) {
+            return Err(invalid(format!("variable '{name}' is listed twice")));
         }
-        if let Some(i) = placed.iter().position(|&p| !p) {
-            let missing = placed.iter().filter(|&&p| !p).count();
-            return Err(invalid(format!("{missing} variables are missing, the first is '{}'", vars[i].name)));
-        }
-        Ok(out)
+        out.push(i);
     }
+    if let Some(i) = placed.iter().position(|&p| !p) {
+        let missing = placed.iter().filter(|&&p| !p).count();
+        return Err(invalid(format!("{missing} variables are missing, the first is '{}'", vars[i].name)));
+    }
+    Ok(out)
 }
 
 /// An order as chosen on the command line or in a spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OrderSpec {
-    ColumnWise,
-    RowWise,
-    Paper,
-    CenterOut,
+    /// One of [`ORDERS`].
+    Named(&'static NamedOrder),
     /// Column-wise, columns in this order (1-based column numbers).
     Columns(Vec<u32>),
     /// Names read from a file.
-    Custom {
-        path: PathBuf,
-        names: Vec<String>,
-    },
+    Custom { path: PathBuf, names: Vec<String> },
 }
 
 impl OrderSpec {
-    /// The built-in order names accepted by `from_str`.
-    pub const BUILT_IN: [&'static str; 4] = ["column-wise", "row-wise", "paper", "center-out"];
+    pub const COLUMN_WISE: OrderSpec = OrderSpec::Named(&ORDERS[0]);
+    pub const ROW_WISE: OrderSpec = OrderSpec::Named(&ORDERS[1]);
+    pub const PAPER: OrderSpec = OrderSpec::Named(&ORDERS[2]);
+    pub const CENTER_OUT: OrderSpec = OrderSpec::Named(&ORDERS[3]);
 
-    /// The name recorded in results (`paper` resolves per board in `resolve`).
+    /// The named order called `name`, if any.
+    pub fn named(name: &str) -> Option<OrderSpec> {
+        ORDERS.iter().find(|o| o.name == name).map(OrderSpec::Named)
+    }
+
+    /// The name recorded in results (`paper` resolves per board in `arrange`).
     pub fn name(&self) -> String {
         match self {
-            OrderSpec::Paper => "paper".into(),
+            OrderSpec::Named(order) => order.name.to_string(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
             OrderSpec::Columns(columns) => {
                 format!("columns:{}", columns.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
             }
-            other => other.resolve(BoardSize { width: 1, height: 1 }, EncodingKind::Compressed).name(),
         }
     }
 
-    /// The order to use on a board with an encoding.
-    pub fn resolve(&self, size: BoardSize, encoding: EncodingKind) -> Box<dyn VariableOrder> {
-        match self {
-            OrderSpec::ColumnWise => Box::new(Geometric::ColumnWise),
-            OrderSpec::RowWise => Box::new(Geometric::RowWise),
-            OrderSpec::CenterOut => Box::new(Geometric::CenterOut),
-            OrderSpec::Columns(columns) => Box::new(ColumnPermutation { columns: columns.clone() }),
-            OrderSpec::Paper if size.height > size.width && encoding == EncodingKind::Cellwise => {
-                Box::new(Geometric::RowWise)
-            }
-            OrderSpec::Paper => Box::new(Geometric::ColumnWise),
-            OrderSpec::Custom { path, names } => {
-                Box::new(Custom { source: path.display().to_string(), names: names.clone() })
-            }
-        }
-    }
-
-    /// Arrange an encoding's variables for a board.
+    /// Arrange an encoding's variables for a board: state variable indices in
+    /// level order (a permutation of `0..vars.len()`).
     pub fn arrange(&self, vars: &[StateVar], size: BoardSize, encoding: EncodingKind) -> Result<Vec<usize>> {
-        self.resolve(size, encoding).arrange(vars, size)
+        match self {
+            OrderSpec::Named(order) => {
+                let key = (order.key)(size, encoding);
+                Ok(arrange_by(vars, |c, r| key(c, r, size)))
+            }
+            OrderSpec::Columns(columns) => arrange_columns(columns, vars, size),
+            OrderSpec::Custom { path, names } => arrange_named(&path.display().to_string(), names, vars),
+        }
     }
 }
 
@@ -225,11 +225,10 @@ impl FromStr for OrderSpec {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<OrderSpec, String> {
+        if let Some(order) = OrderSpec::named(s) {
+            return Ok(order);
+        }
         match s {
-            "column-wise" => Ok(OrderSpec::ColumnWise),
-            "row-wise" => Ok(OrderSpec::RowWise),
-            "paper" => Ok(OrderSpec::Paper),
-            "center-out" => Ok(OrderSpec::CenterOut),
             _ if s.starts_with("columns:") => {
                 let list = &s["columns:".len()..];
                 let columns = list
@@ -245,7 +244,7 @@ impl FromStr for OrderSpec {
                 let Some(path) = s.strip_prefix("custom:") else {
                     return Err(format!(
                         "unknown order '{s}' (expected one of {}, columns:C1,C2,... or custom:FILE)",
-                        OrderSpec::BUILT_IN.join(", ")
+                        ORDERS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
                     ));
                 };
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order file {path}: {e}"))?;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use super::record::{PlyRow, RunRow};
+use super::record::{PlyRow, RunRow, Status};
 use super::spec::RunSpec;
 use super::worker::{Line, Totals};
 
@@ -113,47 +113,48 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     let signaled = libc::WIFSIGNALED(status_code);
     let exit = libc::WIFEXITED(status_code).then(|| libc::WEXITSTATUS(status_code));
     let status = if done && exit == Some(0) {
-        "ok"
+        Status::Ok
     } else if killed {
-        "time-limit"
+        Status::TimeLimit
     } else if exit == Some(3) {
-        "node-limit"
+        Status::NodeLimit
     } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
-        "memory-limit"
+        Status::MemoryLimit
     } else {
-        "error"
+        Status::Error
     };
+    let ok = status == Status::Ok;
     let message = match status {
-        "ok" => String::new(),
-        "time-limit" => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
+        Status::Ok => String::new(),
+        Status::TimeLimit => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
         _ if signaled && message.is_empty() => {
             format!("worker killed by signal {}", libc::WTERMSIG(status_code))
         }
         _ => message,
     };
     let totals = totals.unwrap_or_default();
-    let phases = totals.phases.filter(|_| status == "ok");
+    let phases = totals.phases.filter(|_| ok);
     let config = run.config();
     Ok(RunRow {
         run: key,
         width: run.width,
         height: run.height,
-        encoding: run.encoding.name().into(),
+        encoding: run.encoding,
         order: run.order.clone(),
-        pass: run.pass.name().into(),
-        terminal: crate::cli::value_name(&run.terminal),
-        image: crate::cli::value_name(&run.image),
-        positions: if status == "ok" { totals.positions } else { None },
+        pass: run.pass,
+        terminal: run.terminal,
+        image: run.image,
+        positions: if ok { totals.positions } else { None },
         plies: ply_count,
-        time_s: if status == "ok" { totals.time_s } else { elapsed },
+        time_s: if ok { totals.time_s } else { elapsed },
         cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
         gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
         peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
         peak_nodes: totals.peak_nodes,
-        status: status.into(),
+        status,
         message,
-        value: if status == "ok" { totals.value.map(|v| v.name().to_string()) } else { None },
-        solution_bytes: if status == "ok" { totals.solution_bytes } else { None },
+        value: if ok { totals.value } else { None },
+        solution_bytes: if ok { totals.solution_bytes } else { None },
         max_nodes: config.max_nodes as u64,
         time_limit_s: run.limits.time_s,
         memory_limit_bytes: run.limits.memory_bytes,
@@ -167,7 +168,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         split_s: phases.map(|p| p.split_s),
         cache_entry_bytes: Some(crate::bdd::CACHE_ENTRY_BYTES as u64),
         max_cache_entries: Some(config.max_cache_entries as u64),
-        gc_cache: Some(crate::cli::value_name(&config.gc_cache)),
+        gc_cache: Some(config.gc_cache),
         min_cache_entries: Some(config.min_cache_entries as u64),
     })
 }

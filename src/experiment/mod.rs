@@ -1,6 +1,21 @@
 //! Experiments: TOML specs expanded into runs, each run in a child process,
 //! results archived under `results/<experiment>/<run-id>/` as `runs.csv`,
 //! `plies.csv` and `meta.json`.
+//!
+//! The data flows one way: a spec ([`spec`]) expands into runs
+//! ([`run_spec::RunSpec`]); the sweep ([`runner`]) starts each in a child
+//! process (`child.rs`) that runs [`worker`], which streams JSON lines (one per
+//! ply, then the totals) back; the parent writes them as rows ([`record`]),
+//! and the report reads only those rows.
+//!
+//! To add a result column:
+//! 1. add the field to [`record::RunRow`] (or [`record::PlyRow`]), typed (an
+//!    enum for a fixed set of values), as an `Option` with `#[serde(default)]`
+//!    so that archives without it still read, and list its name in
+//!    `record`'s `ADDED_COLUMNS` so that a resumed older file is upgraded;
+//! 2. send the value from [`worker`] (its `Totals` or ply line) and fill the
+//!    field in `child.rs`, where the parent makes the row;
+//! 3. read it in the report from `Run::row` (`report/data.rs`).
 
 mod child;
 pub mod meta;

@@ -14,7 +14,47 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::search::Phases;
+use super::run_spec::Pass;
+/// The type of the `gc_cache` column.
+pub use crate::bdd::GcCache;
+use crate::encoding::EncodingKind;
+use crate::search::{ImageStrategy, Phases, TerminalStrategy, Value};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Finished: every ply recorded.
+    Ok,
+    /// Stopped by its node limit (`max_nodes`).
+    NodeLimit,
+    /// Killed after its wall-time limit (`time_s`).
+    TimeLimit,
+    /// Stopped by its memory limit (`memory_bytes`).
+    MemoryLimit,
+    /// Any other failure; the row's `message` says what.
+    #[default]
+    Error,
+}
+
+impl Status {
+    /// The name written in `runs.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::NodeLimit => "node-limit",
+            Status::TimeLimit => "time-limit",
+            Status::MemoryLimit => "memory-limit",
+            Status::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
 
 /// One row of `runs.csv`: a finished run (whatever its status).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -22,11 +62,11 @@ pub struct RunRow {
     pub run: String,
     pub width: u8,
     pub height: u8,
-    pub encoding: String,
+    pub encoding: EncodingKind,
     pub order: String,
-    pub pass: String,
-    pub terminal: String,
-    pub image: String,
+    pub pass: Pass,
+    pub terminal: TerminalStrategy,
+    pub image: ImageStrategy,
     /// Total positions over all plies; empty unless the pass finished.
     pub positions: Option<u128>,
     /// Plies finished (their rows are in `plies.csv`).
@@ -41,11 +81,10 @@ pub struct RunRow {
     pub peak_rss_bytes: u64,
     /// Most BDD nodes alive at once.
     pub peak_nodes: u64,
-    /// ok, node-limit, time-limit, memory-limit or error.
-    pub status: String,
+    pub status: Status,
     pub message: String,
     /// Solve passes: the value of the empty board.
-    pub value: Option<String>,
+    pub value: Option<Value>,
     /// Solve passes: bytes of the stored solution (all plies' win and lost BDDs).
     pub solution_bytes: Option<u64>,
     pub max_nodes: u64,
@@ -84,7 +123,7 @@ pub struct RunRow {
     /// What collections did with the computed cache (`keep` or `clear`);
     /// empty in archives written before the column existed (`keep` then).
     #[serde(default)]
-    pub gc_cache: Option<String>,
+    pub gc_cache: Option<GcCache>,
     /// The floor of computed-cache entries; empty in archives written before
     /// the column existed (none then: the cache grew with the arena).
     #[serde(default)]
@@ -306,14 +345,14 @@ fn cut_torn_line(path: &Path) -> Result<()> {
 
 /// Make a sweep directory consistent after an interruption; returns the
 /// finished runs: each key with its status.
-pub fn repair(dir: &Path) -> Result<HashMap<String, String>> {
+pub fn repair(dir: &Path) -> Result<HashMap<String, Status>> {
     let runs_path = dir.join("runs.csv");
     let plies_path = dir.join("plies.csv");
     check_header::<RunRow>(&runs_path)?;
     check_header::<PlyRow>(&plies_path)?;
     cut_torn_line(&runs_path)?;
     cut_torn_line(&plies_path)?;
-    let finished: HashMap<String, String> = if runs_path.exists() {
+    let finished: HashMap<String, Status> = if runs_path.exists() {
         read_rows::<RunRow>(&runs_path)?.into_iter().map(|r| (r.run, r.status)).collect()
     } else {
         HashMap::new()

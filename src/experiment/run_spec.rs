@@ -12,10 +12,11 @@ use crate::game::BoardSize;
 use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// A search pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Pass {
     /// The forward pass: positions per ply.
+    #[default]
     Count,
     /// Forward and retrograde passes: won, drawn, lost per ply.
     Solve,
@@ -27,6 +28,12 @@ impl Pass {
             Pass::Count => "count",
             Pass::Solve => "solve",
         }
+    }
+}
+
+impl std::fmt::Display for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(self.name())
     }
 }
 
@@ -163,7 +170,7 @@ impl RunSpec {
             extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
         }
         if self.swept.gc_cache {
-            extra += &format!("/gc-cache-{}", crate::cli::value_name(&self.manager.gc_cache));
+            extra += &format!("/gc-cache-{}", self.manager.gc_cache);
         }
         if self.swept.min_cache_entries {
             extra += &format!("/min-cache-{}", self.config().min_cache_entries);
@@ -178,8 +185,8 @@ impl RunSpec {
             self.encoding.name(),
             self.order,
             self.pass.name(),
-            crate::cli::value_name(&self.terminal),
-            crate::cli::value_name(&self.image)
+            self.terminal,
+            self.image
         )
     }
 

@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::child::run_child;
 use super::meta::{now_utc, Invocation, Machine, Meta, Revision};
-use super::record::{repair, CsvLog, PlyRow, RunRow};
+use super::record::{repair, CsvLog, PlyRow, RunRow, Status};
 use super::spec::{ExperimentSpec, RunSpec, SpecError};
 use crate::encoding::EncodingKind;
 use crate::game::BoardSize;
@@ -222,7 +222,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     if spec.checkpoints {
         // A sweep stopped between recording a run and removing its checkpoint
         // (see `record`) left the checkpoint of a finished run: remove it now.
-        for r in runs.iter().filter(|r| finished.get(&r.key()).is_some_and(|s| s == "ok")) {
+        for r in runs.iter().filter(|r| finished.get(&r.key()) == Some(&Status::Ok)) {
             let _ = std::fs::remove_dir_all(checkpoint_dir(&dir, r));
         }
     }
@@ -358,9 +358,9 @@ fn record(
         bar.suspend(|| println!("{:<50} {:<10} {:>22} {:>9.2} s", row.run, row.status, positions, row.time_s));
     }
     report.ran += 1;
-    report.ok += (row.status == "ok") as usize;
+    report.ok += (row.status == Status::Ok) as usize;
     runs_log.append_durable(row)?;
-    if let (Some(ck), "ok") = (&run.checkpoint, row.status.as_str()) {
+    if let (Some(ck), Status::Ok) = (&run.checkpoint, row.status) {
         // The run is done; its checkpoint is not needed again. (A run stopped
         // by a limit keeps it: delete its row to continue it with other limits.)
         let _ = std::fs::remove_dir_all(ck);

@@ -7,8 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::experiment::record::{read_rows, PlyRow, RunRow};
+use crate::encoding::EncodingKind;
+use crate::experiment::record::{read_rows, PlyRow, RunRow, Status};
+use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// What the runs of one configuration share within a sweep: the sweep, pass,
 /// encoding, board, order, and terminal and image strategy (ordered so,
@@ -17,12 +20,12 @@ use crate::game::BoardSize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Configuration<'a> {
     pub source: &'a Path,
-    pub pass: &'a str,
-    pub encoding: &'a str,
+    pub pass: Pass,
+    pub encoding: EncodingKind,
     pub board: BoardSize,
     pub order: &'a str,
-    pub terminal: &'a str,
-    pub image: &'a str,
+    pub terminal: TerminalStrategy,
+    pub image: ImageStrategy,
 }
 
 /// One run of the archive with its plies.
@@ -41,7 +44,7 @@ impl Run {
     }
 
     pub fn ok(&self) -> bool {
-        self.row.status == "ok"
+        self.row.status == Status::Ok
     }
 
     /// BDD operations on one thread (archives before the column: always).
@@ -54,12 +57,12 @@ impl Run {
         let row = &self.row;
         Configuration {
             source: &self.source,
-            pass: &row.pass,
-            encoding: &row.encoding,
+            pass: row.pass,
+            encoding: row.encoding,
             board: self.board(),
             order: &row.order,
-            terminal: &row.terminal,
-            image: &row.image,
+            terminal: row.terminal,
+            image: row.image,
         }
     }
 }
@@ -175,12 +178,12 @@ impl Archive {
 
     /// Boards with a finished solve, on any number of threads.
     pub fn solved_boards(&self) -> BTreeSet<BoardSize> {
-        self.runs.iter().filter(|r| r.ok() && r.row.pass == "solve").map(|r| r.board()).collect()
+        self.runs.iter().filter(|r| r.ok() && r.row.pass == Pass::Solve).map(|r| r.board()).collect()
     }
 
     /// The status of the last unfinished single-threaded run matching a filter, if any.
     pub fn failure(&self, keep: impl Fn(&Run) -> bool) -> Option<&str> {
-        self.runs.iter().rev().find(|r| !r.ok() && r.single_threaded() && keep(r)).map(|r| r.row.status.as_str())
+        self.runs.iter().rev().find(|r| !r.ok() && r.single_threaded() && keep(r)).map(|r| r.row.status.name())
     }
 }
 

@@ -17,7 +17,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::encoding::EncodingKind;
+use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::TerminalStrategy;
 use data::{Archive, Paper, Run};
 use plots::{Axes, Chart, Series};
 
@@ -43,21 +46,21 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
 
 /// Per-ply count runs of a board: the fastest finished one for an encoding
 /// and terminal strategy, preferring column order (the paper's Figure 2).
-fn ply_run<'a>(archive: &'a Archive, board: BoardSize, encoding: &str, terminal: &str) -> Option<&'a Run> {
+fn ply_run(archive: &Archive, board: BoardSize, encoding: EncodingKind, terminal: TerminalStrategy) -> Option<&Run> {
     ply_run_where(archive, board, encoding, terminal, |_| true)
 }
 
 /// [`ply_run`] among the runs that also satisfy `keep`.
-fn ply_run_where<'a>(
-    archive: &'a Archive,
+fn ply_run_where(
+    archive: &Archive,
     board: BoardSize,
-    encoding: &str,
-    terminal: &str,
+    encoding: EncodingKind,
+    terminal: TerminalStrategy,
     keep: impl Fn(&Run) -> bool,
-) -> Option<&'a Run> {
+) -> Option<&Run> {
     let matches = |r: &Run, order: &str| {
         r.board() == board
-            && r.row.pass == "count"
+            && r.row.pass == Pass::Count
             && r.row.encoding == encoding
             && r.row.terminal == terminal
             && r.row.order == order
@@ -111,20 +114,20 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     // Table 2 for every solved board, and 7x6 beside the paper.
     let solved = archive.solved_boards();
     for board in &solved {
-        let run = archive.best_any_threads(|r| r.row.pass == "solve" && r.board() == *board).expect("a solved run");
+        let run = archive.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == *board).expect("a solved run");
         let name = format!("table2-{board}.md");
         write_file(&opts.plots.join(&name), &tables::table2_markdown(run))?;
         out.note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
     }
     let b76 = BoardSize { width: 7, height: 6 };
-    let ours76 = archive.best(|r| r.row.pass == "solve" && r.board() == b76);
+    let ours76 = archive.best(|r| r.row.pass == Pass::Solve && r.board() == b76);
     write_file(&opts.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(&paper, ours76))?;
     out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
 
     // Figure 2 for the chosen boards.
     let boards: Vec<BoardSize> = if opts.boards.is_empty() {
         let mut set: BTreeSet<BoardSize> = archive
-            .ok_runs(|r| r.board().cells() >= 20 && r.row.terminal == "off" && !r.plies.is_empty())
+            .ok_runs(|r| r.board().cells() >= 20 && r.row.terminal == TerminalStrategy::Off && !r.plies.is_empty())
             .map(|r| r.board())
             .collect();
         set.insert(b76);
@@ -134,12 +137,13 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     };
     let mut figure2_boards = Vec::new();
     for board in &boards {
-        let encoding = ["cellwise", "compressed"]
+        let (whole, off) = (TerminalStrategy::Whole, TerminalStrategy::Off);
+        let encoding = [EncodingKind::Cellwise, EncodingKind::Compressed]
             .into_iter()
-            .find(|e| ply_run(&archive, *board, e, "whole").is_some() && ply_run(&archive, *board, e, "off").is_some());
+            .find(|&e| ply_run(&archive, *board, e, whole).is_some() && ply_run(&archive, *board, e, off).is_some());
         if let Some(enc) = encoding {
             let (on, off) =
-                (ply_run(&archive, *board, enc, "whole").unwrap(), ply_run(&archive, *board, enc, "off").unwrap());
+                (ply_run(&archive, *board, enc, whole).unwrap(), ply_run(&archive, *board, enc, off).unwrap());
             let name = format!("figure2a-{board}");
             let title = format!("{board}: states and BDD nodes per ply ({enc} encoding)");
             let chart = Chart {
@@ -157,9 +161,10 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             out.chart(&name, &chart, "Figure 2a: states and BDD nodes per ply, with and without termination")?;
             figure2_boards.push(*board);
         }
-        if let (Some(std), Some(comp)) =
-            (ply_run(&archive, *board, "cellwise", "whole"), ply_run(&archive, *board, "compressed", "whole"))
-        {
+        if let (Some(std), Some(comp)) = (
+            ply_run(&archive, *board, EncodingKind::Cellwise, whole),
+            ply_run(&archive, *board, EncodingKind::Compressed, whole),
+        ) {
             let name = format!("figure2b-{board}");
             let title = format!("{board}: BDD nodes per ply, compressed vs standard encoding");
             let chart = Chart {
@@ -174,9 +179,9 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             };
             out.chart(&name, &chart, "Figure 2b: BDD nodes per ply, compressed versus standard encoding")?;
         }
-        for enc in ["compressed", "cellwise"] {
+        for enc in [EncodingKind::Compressed, EncodingKind::Cellwise] {
             let has_memory = |r: &Run| r.plies.iter().any(|p| p.rss_bytes.is_some());
-            if let Some(run) = ply_run_where(&archive, *board, enc, "whole", has_memory) {
+            if let Some(run) = ply_run_where(&archive, *board, enc, whole, has_memory) {
                 let name = format!("memory-plies-{board}-{enc}");
                 let title = format!("{board}: memory per ply ({enc} encoding, {})", run.row.order);
                 let chart = Chart {
@@ -196,13 +201,16 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
     }
 
     // Variable orders: every board with count runs of several orders.
-    let order_boards: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == "count").map(|r| r.board()).collect();
+    let order_boards: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == Pass::Count).map(|r| r.board()).collect();
     for board in order_boards {
-        let mut keys: Vec<(String, String)> = archive
+        let mut keys: Vec<(EncodingKind, String)> = archive
             .ok_runs(|r| {
-                r.board() == board && r.row.pass == "count" && r.row.terminal == "whole" && !r.plies.is_empty()
+                r.board() == board
+                    && r.row.pass == Pass::Count
+                    && r.row.terminal == TerminalStrategy::Whole
+                    && !r.plies.is_empty()
             })
-            .map(|r| (r.row.encoding.clone(), r.row.order.clone()))
+            .map(|r| (r.row.encoding, r.row.order.clone()))
             .collect();
         keys.sort();
         keys.dedup();
@@ -215,9 +223,9 @@ pub fn report(opts: &ReportOptions) -> Result<Written> {
             .filter_map(|(enc, order)| {
                 let run = archive.best(|r| {
                     r.board() == board
-                        && r.row.pass == "count"
-                        && r.row.terminal == "whole"
-                        && &r.row.encoding == enc
+                        && r.row.pass == Pass::Count
+                        && r.row.terminal == TerminalStrategy::Whole
+                        && r.row.encoding == *enc
                         && &r.row.order == order
                 })?;
                 Some(self::series(format!("{enc}, {order}"), run, |p| p.bdd_nodes as f64))

@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use super::data::{Archive, FullBdd, Paper, Run};
 use super::tables::Table1Row;
+use crate::encoding::EncodingKind;
+use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::{TerminalStrategy, Value};
 
 fn hms(seconds: f64) -> String {
     let s = seconds.round() as u64;
@@ -16,7 +19,7 @@ fn hms(seconds: f64) -> String {
 /// The collection schedules of the archive's counts, as recorded in their
 /// rows: the growth factors and the live-node thresholds they start from.
 fn gc_schedule(archive: &Archive) -> String {
-    let counts: Vec<&Run> = archive.ok_runs(|r| r.row.pass == "count" && r.row.gc_min_live > 0).collect();
+    let counts: Vec<&Run> = archive.ok_runs(|r| r.row.pass == Pass::Count && r.row.gc_min_live > 0).collect();
     let growths: BTreeSet<String> = counts.iter().map(|r| format!("{}", r.row.gc_growth)).collect();
     let starts: BTreeSet<u64> = counts.iter().map(|r| r.row.gc_min_live).collect();
     if counts.is_empty() {
@@ -62,7 +65,7 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
         .collect();
     // What the largest count held, beside the missing boards' peaks.
     let largest = archive
-        .ok_runs(|r| r.row.pass == "count" && r.row.peak_rss_bytes > 0)
+        .ok_runs(|r| r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0)
         .max_by_key(|r| r.row.peak_nodes)
         .map(|r| {
             format!(
@@ -120,10 +123,16 @@ reproduced (faster); peak nodes differ (different GC schedule).\n\n",
 
     let b76 = BoardSize { width: 7, height: 6 };
     let count76 = archive.best(|r| {
-        r.board() == b76 && r.row.pass == "count" && r.row.terminal == "whole" && r.row.encoding == "compressed"
+        r.board() == b76
+            && r.row.pass == Pass::Count
+            && r.row.terminal == TerminalStrategy::Whole
+            && r.row.encoding == EncodingKind::Compressed
     });
     let std76 = archive.best(|r| {
-        r.board() == b76 && r.row.pass == "count" && r.row.terminal == "whole" && r.row.encoding == "cellwise"
+        r.board() == b76
+            && r.row.pass == Pass::Count
+            && r.row.terminal == TerminalStrategy::Whole
+            && r.row.encoding == EncodingKind::Cellwise
     });
     let others: Vec<String> = figure2_boards.iter().filter(|b| **b != b76).map(|b| b.to_string()).collect();
     let _ = write!(
@@ -189,7 +198,7 @@ nodes, so add the two terminal nodes to compare with the heading"
     );
 
     let b66 = BoardSize { width: 6, height: 6 };
-    let is66 = |r: &Run| r.board() == b66 && r.row.pass == "solve";
+    let is66 = |r: &Run| r.board() == b66 && r.row.pass == Pass::Solve;
     let solve66 = archive.best(is66);
     // The fastest run on more threads, from any sweep (the plies do not depend on threads).
     let threads66 = archive.fastest(|r| !r.single_threaded() && is66(r));
@@ -200,7 +209,7 @@ Status: {}.\n\n",
         solve66.map_or("not run yet".to_string(), |r| format!(
             "{} in {} on one thread (a run resumed from its checkpoint adds the plies' times of every process), \
 peak RSS {:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
-            r.row.value.as_deref().unwrap_or("?"),
+            r.row.value.map_or("?", Value::name),
             hms(r.row.time_s),
             r.row.peak_rss_bytes as f64 / 1e9,
             r.row.peak_nodes,
@@ -208,7 +217,7 @@ peak RSS {:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
         )),
         threads66.map_or(String::new(), |r| format!(
             " Fastest on more threads: {} in {} on {} threads ({}), peak RSS {:.1} GB, {} peak nodes.",
-            r.row.value.as_deref().unwrap_or("?"),
+            r.row.value.map_or("?", Value::name),
             hms(r.row.time_s),
             r.row.threads.unwrap_or(1),
             r.source.display(),
@@ -218,7 +227,7 @@ peak RSS {:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
         if solve66.is_some() || threads66.is_some() { "reproduced" } else { "not yet run" }
     );
 
-    let solve76 = archive.best(|r| r.board() == b76 && r.row.pass == "solve");
+    let solve76 = archive.best(|r| r.board() == b76 && r.row.pass == Pass::Solve);
     let _ = write!(
         s,
         "## Table 2: won, drawn, lost per ply for 7x6; first player wins in 41 plies\n\nCommand: `c4bdd solve -W 7 -H 6 \
@@ -240,11 +249,11 @@ board, without BDDs (`cargo test --release -- --ignored`).\n"
     } else {
         s += "| board | value of the empty board | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---:|---:|---:|---:|---:|\n";
         for board in solved {
-            let r = archive.best_any_threads(|r| r.row.pass == "solve" && r.board() == *board).expect("solved");
+            let r = archive.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == *board).expect("solved");
             let _ = writeln!(
                 s,
                 "| {board} | {} | {:.2} s | {} | {} | {:.1} | {} |",
-                r.row.value.as_deref().unwrap_or("?"),
+                r.row.value.map_or("?", Value::name),
                 r.row.time_s,
                 r.row.threads.unwrap_or(1),
                 r.row.peak_nodes,

@@ -7,28 +7,29 @@
 use std::fmt::Write as _;
 
 use super::data::{group_by, Archive, Repetitions, Run};
+use crate::experiment::record::GcCache;
 
 /// What it varies, as the row records it: cache ratio, cap and floor on
 /// cache entries (0 where the row predates the column), GC growth, what
 /// collections do with the cache (`keep` where the row predates the column)
 /// and GC threshold.
 #[derive(Clone, Debug, PartialEq, PartialOrd)]
-struct Setting<'a> {
+struct Setting {
     cache_ratio: u64,
     max_cache_entries: u64,
     min_cache_entries: u64,
     gc_growth: f64,
-    gc_cache: &'a str,
+    gc_cache: GcCache,
     gc_min_live: u64,
 }
 
-fn setting(r: &Run) -> Setting<'_> {
+fn setting(r: &Run) -> Setting {
     Setting {
         cache_ratio: r.row.cache_ratio,
         max_cache_entries: r.row.max_cache_entries.unwrap_or(0),
         min_cache_entries: r.row.min_cache_entries.unwrap_or(0),
         gc_growth: r.row.gc_growth,
-        gc_cache: r.row.gc_cache.as_deref().unwrap_or("keep"),
+        gc_cache: r.row.gc_cache.unwrap_or_default(),
         gc_min_live: r.row.gc_min_live,
     }
 }

@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use super::data::{group_by, Archive, Paper, Repetitions, Run};
 use crate::encoding::order::center_out_columns;
-use crate::encoding::OrderSpec;
+use crate::encoding::{EncodingKind, OrderSpec};
+use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::{TerminalStrategy, Value};
 
 /// Our shortest time that a time ratio is given for: the table shows times to
 /// two decimals, and a shorter run is all fixed costs (starting the process).
@@ -44,7 +46,7 @@ pub struct Table1Row {
 }
 
 fn is_board(r: &Run, w: u8, h: u8) -> bool {
-    r.row.width == w && r.row.height == h && r.row.pass == "count" && r.row.terminal != "off"
+    r.row.width == w && r.row.height == h && r.row.pass == Pass::Count && r.row.terminal != TerminalStrategy::Off
 }
 
 /// The side-by-side Table 1 for every board of the paper's Table 1.
@@ -54,9 +56,9 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
         .iter()
         .map(|p| {
             let (w, h) = (p.width, p.height);
-            let standard =
-                archive.best(|r| is_board(r, w, h) && r.row.encoding == "cellwise" && r.row.order == "paper");
-            let compressed = archive.best(|r| is_board(r, w, h) && r.row.encoding == "compressed");
+            let standard = archive
+                .best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Cellwise && r.row.order == "paper");
+            let compressed = archive.best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed);
             let any = archive.best(|r| is_board(r, w, h));
             let positions = any.and_then(|r| r.row.positions);
             let status = match any {
@@ -152,7 +154,7 @@ player's view. Value of the empty board: {}.\n\n| ply | won | drawn | lost | tot
         run.board(),
         run.row.encoding,
         run.row.order,
-        run.row.value.as_deref().unwrap_or("unknown")
+        run.row.value.map_or("unknown", Value::name)
     );
     for p in &run.plies {
         let _ = writeln!(
@@ -204,9 +206,9 @@ pub fn table2_7x6_markdown(paper: &Paper, ours: Option<&Run>) -> String {
 /// nodes and where the column-wise and centre-out orders rank (under their
 /// names or as `columns:` permutations).
 pub fn orders_solve_markdown(archive: &Archive) -> Option<String> {
-    let mut groups: BTreeMap<(&std::path::Path, BoardSize, &str), Vec<&Run>> = BTreeMap::new();
-    for r in archive.ok_runs(|r| r.row.pass == "solve") {
-        let runs = groups.entry((r.source.as_path(), r.board(), r.row.encoding.as_str())).or_default();
+    let mut groups: BTreeMap<(&std::path::Path, BoardSize, EncodingKind), Vec<&Run>> = BTreeMap::new();
+    for r in archive.ok_runs(|r| r.row.pass == Pass::Solve) {
+        let runs = groups.entry((r.source.as_path(), r.board(), r.row.encoding)).or_default();
         if !runs.iter().any(|o| o.row.order == r.row.order) {
             runs.push(r);
         }
@@ -245,7 +247,7 @@ on the machine's load when the run was made). Rank 1 = fewest peak nodes; orders
                 i + 1,
                 r.row.peak_nodes,
                 secs(r.row.cpu_s),
-                r.row.value.as_deref().unwrap_or("-")
+                r.row.value.map_or("-", Value::name)
             );
         }
     }

@@ -34,7 +34,7 @@ use crate::error::{Error, Result};
 use crate::measure;
 
 /// The game-theoretic value of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Value {
     FirstPlayerWins,

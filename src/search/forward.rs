@@ -24,13 +24,16 @@ use super::phases::{Phase, Phases};
 use super::transition::{with_retry, Transition};
 
 /// How the image of a ply is computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ImageStrategy {
     /// One relation (the disjunction of all column moves) per player, applied
     /// with the in-place relational product (`Manager::image`): every ply's
     /// states live in frame A and the unchanged part of a successor is the
     /// predecessor's own sub-BDD.
+    #[default]
     InPlace,
     /// One relation per frame, the classic relational product into the other
     /// frame (frames alternate per ply, the paper's §3.2).
@@ -49,11 +52,20 @@ impl ImageStrategy {
     }
 }
 
+impl std::fmt::Display for ImageStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+    }
+}
+
 /// How terminal states (four in a row) are removed before the image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TerminalStrategy {
     /// One BDD of all winning lines per frame, subtracted at once.
+    #[default]
     Whole,
     /// Each winning line subtracted on its own (the paper's artifact).
     Lines,
@@ -62,6 +74,12 @@ pub enum TerminalStrategy {
     Fused,
     /// No termination: positions after a win are expanded too.
     Off,
+}
+
+impl std::fmt::Display for TerminalStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+    }
 }
 
 /// Options of a forward pass.

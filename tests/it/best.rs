@@ -7,15 +7,15 @@ use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::alphabeta::{minimax_value, MoveValue, OutcomeProbe, Search};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
-use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter};
+use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter, Value};
 
 fn solution_dir(size: BoardSize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let mut writer = SolutionWriter::create(dir.path()).unwrap();
     let summary =
         solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
-    writer.finish(&space, &OrderSpec::Paper, summary.value).unwrap();
+    writer.finish(&space, &OrderSpec::PAPER, summary.value).unwrap();
     dir
 }
 
@@ -98,11 +98,12 @@ fn alpha_beta_equals_minimax_on_5x4_and_the_table_saves_work() {
 #[test]
 #[ignore = "minutes of alpha-beta search over the archived solves; run with --ignored"]
 fn archived_solve_values_match_alpha_beta() {
-    use c4bdd::experiment::record::{read_rows, RunRow};
+    use c4bdd::experiment::record::{read_rows, RunRow, Status};
+    use c4bdd::experiment::Pass;
     use c4bdd::game::Position;
     use std::collections::{BTreeMap, BTreeSet};
     let max_cells = 32;
-    let mut values: BTreeMap<(u8, u8), BTreeSet<String>> = BTreeMap::new();
+    let mut values: BTreeMap<(u8, u8), BTreeSet<Value>> = BTreeMap::new();
     let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     for experiment in std::fs::read_dir(&results).unwrap() {
         for sweep in std::fs::read_dir(experiment.unwrap().path()).unwrap() {
@@ -111,7 +112,7 @@ fn archived_solve_values_match_alpha_beta() {
                 continue;
             }
             for r in read_rows::<RunRow>(&runs).unwrap() {
-                if r.pass == "solve" && r.status == "ok" {
+                if r.pass == Pass::Solve && r.status == Status::Ok {
                     let value = r.value.unwrap_or_else(|| panic!("{}: a finished solve without a value", r.run));
                     values.entry((r.width, r.height)).or_default().insert(value);
                 }
@@ -125,10 +126,10 @@ fn archived_solve_values_match_alpha_beta() {
         assert_eq!(found.len(), 1, "{size}: the archive's runs disagree: {found:?}");
         let mut search = Search::new(size, 24, None);
         let want = match sign(search.value(&Position::empty(size))) {
-            Outcome::Win => "first-player-wins",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "second-player-wins",
+            Outcome::Win => Value::FirstPlayerWins,
+            Outcome::Draw => Value::Draw,
+            Outcome::Loss => Value::SecondPlayerWins,
         };
-        assert_eq!(found.first().unwrap(), want, "{size}: archived solve against alpha-beta");
+        assert_eq!(*found.first().unwrap(), want, "{size}: archived solve against alpha-beta");
     }
 }

@@ -192,6 +192,9 @@ fn help_explains_every_option() {
     ] {
         assert!(text.contains(option), "--help lacks {option}");
     }
+    for order in &c4bdd::encoding::order::ORDERS {
+        assert!(text.contains(&format!("{} ({})", order.name, order.about)), "--help lacks the order {}", order.name);
+    }
 }
 
 #[test]

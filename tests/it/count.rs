@@ -8,8 +8,7 @@ use c4bdd::search::{forward, ForwardOptions, ImageStrategy, TerminalStrategy};
 
 use crate::common::paper_table1;
 
-const ENCODINGS: [EncodingKind; 2] = [EncodingKind::Cellwise, EncodingKind::Compressed];
-const ORDERS: [OrderSpec; 3] = [OrderSpec::ColumnWise, OrderSpec::RowWise, OrderSpec::CenterOut];
+const ORDERS: [OrderSpec; 3] = [OrderSpec::COLUMN_WISE, OrderSpec::ROW_WISE, OrderSpec::CENTER_OUT];
 
 /// Per-ply counts of a BDD forward pass.
 fn bdd_counts(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> Vec<u128> {
@@ -39,7 +38,7 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             .into_iter()
             .map(u128::from)
             .collect();
-        for kind in ENCODINGS {
+        for &kind in EncodingKind::all() {
             for order in &ORDERS {
                 for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
                     let got = bdd_counts(kind, size, order, ForwardOptions { image, terminal });
@@ -63,11 +62,11 @@ fn every_encoding_and_order_matches_the_enumerator_without_termination() {
 #[test]
 fn strategies_agree_with_each_other() {
     for size in [BoardSize::new(4, 4).unwrap(), BoardSize::new(5, 3).unwrap(), BoardSize::new(3, 5).unwrap()] {
-        for kind in ENCODINGS {
-            let reference = bdd_counts(kind, size, &OrderSpec::ColumnWise, ForwardOptions::default());
+        for &kind in EncodingKind::all() {
+            let reference = bdd_counts(kind, size, &OrderSpec::COLUMN_WISE, ForwardOptions::default());
             for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
-                    let got = bdd_counts(kind, size, &OrderSpec::Paper, ForwardOptions { image, terminal });
+                    let got = bdd_counts(kind, size, &OrderSpec::PAPER, ForwardOptions { image, terminal });
                     assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?}");
                 }
             }
@@ -80,8 +79,8 @@ fn totals_match_the_papers_table_1_for_boards_up_to_25_cells() {
     let table = paper_table1();
     let mut checked = 0;
     for (size, positions) in table.iter().filter(|(s, _)| s.cells() <= 25) {
-        for kind in ENCODINGS {
-            let total: u128 = bdd_counts(kind, *size, &OrderSpec::Paper, ForwardOptions::default()).iter().sum();
+        for &kind in EncodingKind::all() {
+            let total: u128 = bdd_counts(kind, *size, &OrderSpec::PAPER, ForwardOptions::default()).iter().sum();
             assert_eq!(total, *positions, "{size} {kind}");
         }
         checked += 1;
@@ -97,7 +96,7 @@ fn column_permutations_match_the_enumerator() {
         // Reversed, and rotated by one (column 2 first, column 1 last).
         let orders = [(1..=w).rev().collect(), (2..=w).chain([1]).collect::<Vec<u32>>()];
         for columns in orders {
-            for kind in ENCODINGS {
+            for &kind in EncodingKind::all() {
                 let order = OrderSpec::Columns(columns.clone());
                 let got = bdd_counts(kind, size, &order, ForwardOptions::default());
                 assert_eq!(got, oracle, "{size} {kind} {}", order.name());
@@ -109,14 +108,14 @@ fn column_permutations_match_the_enumerator() {
 #[test]
 fn column_permutation_orders_levels_as_listed() {
     let size = BoardSize::new(5, 3).unwrap();
-    for kind in ENCODINGS {
+    for &kind in EncodingKind::all() {
         let centre: OrderSpec = "columns:3,2,4,1,5".parse().unwrap();
         assert_eq!(centre.name(), "columns:3,2,4,1,5");
         let a = StateSpace::new(kind, size, &centre, Config::default()).unwrap();
-        let b = StateSpace::new(kind, size, &OrderSpec::CenterOut, Config::default()).unwrap();
+        let b = StateSpace::new(kind, size, &OrderSpec::CENTER_OUT, Config::default()).unwrap();
         assert_eq!(a.arrangement, b.arrangement, "{kind}: columns:3,2,4,1,5 is centre-out on 5 columns");
         let plain = StateSpace::new(kind, size, &"columns:1,2,3,4,5".parse().unwrap(), Config::default()).unwrap();
-        let cols = StateSpace::new(kind, size, &OrderSpec::ColumnWise, Config::default()).unwrap();
+        let cols = StateSpace::new(kind, size, &OrderSpec::COLUMN_WISE, Config::default()).unwrap();
         assert_eq!(plain.arrangement, cols.arrangement, "{kind}: the identity permutation is column-wise");
     }
     let bad = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Columns(vec![1, 2, 3, 4]), Config::default());

@@ -31,7 +31,7 @@ fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
 fn space3x3() -> (StateSpace, ForwardOptions) {
     let size = BoardSize::new(3, 3).unwrap();
     (
-        StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap(),
+        StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap(),
         ForwardOptions::default(),
     )
 }

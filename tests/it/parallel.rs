@@ -136,7 +136,7 @@ fn parallel_counts_match_the_enumerator() {
         let oracle: Vec<u128> = explicit::count_plies(size, true).unwrap().into_iter().map(u128::from).collect();
         for kind in [EncodingKind::Cellwise, EncodingKind::Compressed] {
             for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
-                let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, threads(2)).unwrap();
+                let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, threads(2)).unwrap();
                 let opts = ForwardOptions { image, ..ForwardOptions::default() };
                 let (summary, _) = forward(&mut space, &opts, false, |_| {}).unwrap();
                 space.manager.check().unwrap();
@@ -160,7 +160,7 @@ fn parallel_solves_match_the_explicit_solver() {
         for kind in [EncodingKind::Cellwise, EncodingKind::Compressed] {
             let mut nodes = Vec::new();
             for t in [1, 2] {
-                let mut space = StateSpace::new(kind, size, &OrderSpec::Paper, threads(t)).unwrap();
+                let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, threads(t)).unwrap();
                 let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
                 space.manager.check().unwrap();
                 let got: Vec<(u64, u64, u64, u64, u64)> = summary
@@ -183,7 +183,7 @@ fn parallel_solves_match_the_explicit_solver() {
 fn passes_run_on_the_pool_when_there_is_one() {
     let size = BoardSize::new(4, 4).unwrap();
     for t in [1, 2] {
-        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, threads(t)).unwrap();
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, threads(t)).unwrap();
         let mut counted = Vec::new();
         forward(&mut space, &ForwardOptions::default(), false, |_| counted.push(rayon::current_thread_index()))
             .unwrap();
@@ -216,7 +216,7 @@ fn passes_run_on_the_pool_when_there_is_one() {
 fn a_parallel_operation_at_the_node_limit_reports_it() {
     let size = BoardSize::new(5, 4).unwrap();
     let config = Config { max_nodes: 20_000, ..threads(2) };
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, config).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
     match forward(&mut space, &ForwardOptions::default(), false, |_| {}) {
         Err(Error::NodeLimit { capacity, live }) => assert!(capacity == 20_000 && live <= 20_000, "{live}"),
         other => panic!("expected a node-limit error, got {:?}", other.map(|(s, _)| s.positions)),

@@ -8,8 +8,6 @@ use c4bdd::search::{
     forward, solve, ForwardOptions, ImageStrategy, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value,
 };
 
-const ENCODINGS: [EncodingKind; 2] = [EncodingKind::Cellwise, EncodingKind::Compressed];
-
 fn bdd_solve(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> (Vec<SolvePly>, Value) {
     let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
     let summary = solve(&mut space, &opts, |_| {}, |_, _, _, _| Ok(())).unwrap();
@@ -44,9 +42,9 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
             (ImageStrategy::Monolithic, TerminalStrategy::Whole),
             (ImageStrategy::InPlace, TerminalStrategy::Lines),
         ];
-        for (kind, (image, terminal)) in ENCODINGS.iter().flat_map(|&k| strategies.map(|s| (k, s))) {
+        for (kind, (image, terminal)) in EncodingKind::all().iter().flat_map(|&k| strategies.map(|s| (k, s))) {
             let opts = ForwardOptions { image, terminal };
-            let (plies, value) = bdd_solve(kind, size, &OrderSpec::Paper, opts);
+            let (plies, value) = bdd_solve(kind, size, &OrderSpec::PAPER, opts);
             let got: Vec<(u64, u64, u64, u64, u64)> = plies
                 .iter()
                 .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
@@ -60,12 +58,12 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
 #[test]
 fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
     let size = BoardSize::new(4, 4).unwrap();
-    for kind in ENCODINGS {
-        let mut space = StateSpace::new(kind, size, &OrderSpec::RowWise, Config::default()).unwrap();
+    for &kind in EncodingKind::all() {
+        let mut space = StateSpace::new(kind, size, &OrderSpec::ROW_WISE, Config::default()).unwrap();
         let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
         for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
             for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
-                let (plies, _) = bdd_solve(kind, size, &OrderSpec::RowWise, ForwardOptions { image, terminal });
+                let (plies, _) = bdd_solve(kind, size, &OrderSpec::ROW_WISE, ForwardOptions { image, terminal });
                 for (p, c) in plies.iter().zip(&counted.plies) {
                     assert_eq!(p.won + p.drawn + p.lost, c.states, "{kind} ply {}", p.ply);
                     assert_eq!(p.total, c.states);
@@ -73,7 +71,7 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
             }
         }
     }
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default()).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let off = ForwardOptions { terminal: TerminalStrategy::Off, ..Default::default() };
     assert!(solve(&mut space, &off, |_| {}, |_, _, _, _| Ok(())).is_err(), "solving needs termination");
 }
@@ -88,7 +86,7 @@ fn phases_fit_in_each_plys_time_and_add_up() {
     let size = BoardSize::new(5, 4).unwrap();
     // A small collection threshold, so that collections happen inside plies.
     let config = Config { gc_min_live: 1 << 12, ..Config::default() };
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Paper, config).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
     let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
     let forward: Vec<_> = summary.forward.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
     let retrograde: Vec<_> = summary.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
@@ -149,7 +147,7 @@ fn a_saved_solution_answers_every_position_like_the_explicit_solver() {
     for (kind, size) in [(EncodingKind::Compressed, (4, 4)), (EncodingKind::Cellwise, (5, 3))] {
         let size = BoardSize::new(size.0, size.1).unwrap();
         let explicit = ExplicitSolution::solve(size).unwrap();
-        let dir = saved_solution(kind, size, &OrderSpec::CenterOut);
+        let dir = saved_solution(kind, size, &OrderSpec::CENTER_OUT);
         let mut solution = Solution::open(dir.path()).unwrap();
         assert_eq!(solution.manifest.value, value_of(&explicit, size));
         let mut checked = 0;
@@ -168,7 +166,7 @@ fn a_saved_solution_answers_every_position_like_the_explicit_solver() {
 #[test]
 fn damaged_or_mismatched_solutions_are_rejected() {
     let size = BoardSize::new(4, 3).unwrap();
-    let dir = saved_solution(EncodingKind::Compressed, size, &OrderSpec::ColumnWise);
+    let dir = saved_solution(EncodingKind::Compressed, size, &OrderSpec::COLUMN_WISE);
     let ply_file = dir.path().join("ply-06.bdd");
     let good = std::fs::read(&ply_file).unwrap();
     let mut flipped = good.clone();
@@ -211,10 +209,10 @@ fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn a_solution_saved_on_two_threads_equals_one_saved_on_one() {
     let size = BoardSize::new(5, 4).unwrap();
-    let one = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::Paper, Config::default());
+    let one = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default());
     let want = files_of(one.path());
     assert_eq!(want.len(), size.cells() as usize + 2, "a file per ply and the manifest");
     let config = Config { threads: 2, ..Config::default() };
-    let two = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::Paper, config);
+    let two = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::PAPER, config);
     assert!(files_of(two.path()) == want, "the files differ");
 }

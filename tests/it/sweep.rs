@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use c4bdd::experiment::record::{read_rows, PlyRow, RunRow};
+use c4bdd::experiment::record::{read_rows, PlyRow, RunRow, Status};
+use c4bdd::search::TerminalStrategy;
 
 use crate::common::paper_table1;
 
@@ -44,7 +45,7 @@ fn kill_sweep_after(spec: &Path, out: &Path, delay_ms: u64) {
 }
 
 /// Rows without the columns that differ between two runs of the same work.
-fn stable_runs(dir: &Path) -> Vec<(String, Option<u128>, u32, u64, String)> {
+fn stable_runs(dir: &Path) -> Vec<(String, Option<u128>, u32, u64, Status)> {
     let mut rows: Vec<RunRow> = read_rows(&dir.join("runs.csv")).unwrap();
     rows.sort_by(|a, b| a.run.cmp(&b.run));
     rows.into_iter().map(|r| (r.run, r.positions, r.plies, r.peak_nodes, r.status)).collect()
@@ -67,7 +68,7 @@ fn smoke_spec_end_to_end() {
     let table = paper_table1();
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     for r in &runs {
-        assert_eq!(r.status, "ok", "{}", r.run);
+        assert_eq!(r.status, Status::Ok, "{}", r.run);
         assert!(r.peak_rss_bytes > 1 << 20 && r.peak_rss_bytes < 200 << 20, "{}: RSS {}", r.run, r.peak_rss_bytes);
         assert!(r.peak_nodes > 0 && r.time_s >= 0.0 && (0.0..=1.0).contains(&r.gc_share));
         assert!(r.cpu_s.is_some_and(|c| c > 0.0 && c < r.time_s + 5.0), "{}: CPU {:?}", r.run, r.cpu_s);
@@ -90,7 +91,7 @@ fn smoke_spec_end_to_end() {
             let phases = [p.terminal_s, p.image_s, p.count_s, p.gc_s, p.split_s].map(|s| s.unwrap());
             assert!(phases.iter().all(|&s| s >= 0.0), "{} ply {}: {phases:?}", r.run, p.ply);
             assert!(phases.iter().sum::<f64>() <= p.time_s + 1e-6, "{} ply {}: {phases:?}", r.run, p.ply);
-            assert!(r.terminal == "whole" || p.terminal_s == Some(0.0), "{} ply {}", r.run, p.ply);
+            assert!(r.terminal == TerminalStrategy::Whole || p.terminal_s == Some(0.0), "{} ply {}", r.run, p.ply);
         }
         let total = |f: fn(&PlyRow) -> Option<f64>| mine.iter().map(|p| f(p).unwrap()).sum::<f64>();
         let sums = [
@@ -102,7 +103,7 @@ fn smoke_spec_end_to_end() {
             assert!((run.unwrap() - sum).abs() < 1e-6, "{}: {run:?} against {sum}", r.run);
         }
         assert!(total(|p| p.image_s) > 0.0 && (r.count_s.unwrap() - total(|p| p.count_s)).abs() < 1e-6);
-        if r.terminal == "whole" {
+        if r.terminal == TerminalStrategy::Whole {
             let paper = table.iter().find(|(s, _)| s.width == r.width && s.height == r.height).unwrap().1;
             assert_eq!(r.positions, Some(paper), "{} against the paper's Table 1", r.run);
         }
@@ -223,10 +224,10 @@ fn limits_are_recorded_and_the_sweep_goes_on() {
     assert!(sweep(&spec, &out, &[]).status.success());
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
     assert_eq!(runs.len(), 2);
-    assert_eq!(runs[0].status, "node-limit", "{:?}", runs[0]);
+    assert_eq!(runs[0].status, Status::NodeLimit, "{:?}", runs[0]);
     assert!(runs[0].message.contains("20000") && runs[0].positions.is_none() && runs[0].plies > 0);
     assert_eq!(runs[0].max_nodes, 20000);
-    assert_eq!(runs[1].status, "ok");
+    assert_eq!(runs[1].status, Status::Ok);
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     assert_eq!(plies.iter().filter(|p| p.run == runs[0].run).count() as u32, runs[0].plies);
 
@@ -234,9 +235,9 @@ fn limits_are_recorded_and_the_sweep_goes_on() {
     let out = dir.path().join("slow");
     assert!(sweep(&spec, &out, &[]).status.success());
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
-    assert_eq!(runs[0].status, "time-limit", "{:?}", runs[0]);
+    assert_eq!(runs[0].status, Status::TimeLimit, "{:?}", runs[0]);
     assert!(runs[0].time_s < 10.0);
-    assert_eq!(runs[1].status, "ok");
+    assert_eq!(runs[1].status, Status::Ok);
 }
 
 #[test]
@@ -375,7 +376,7 @@ fn threads_are_a_grid_axis_recorded_per_run() {
             ("5x4/compressed/paper/solve/whole/in-place/2-threads", Some(2)),
         ]
     );
-    assert!(rows.iter().all(|r| r.status == "ok" && r.positions == rows[0].positions));
+    assert!(rows.iter().all(|r| r.status == Status::Ok && r.positions == rows[0].positions));
     assert_eq!(rows[2].value, rows[3].value);
     let defaults: Vec<(u64, Option<u64>)> = rows.iter().map(|r| (r.gc_min_live, r.min_cache_entries)).collect();
     let for_count = c4bdd::bdd::Config::for_count();
@@ -411,23 +412,15 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
     let out = dir.path().join("out");
     let rows = sweep_rows(dir.path(), "manager_axes", body, &out);
     // (key, cache ratio, GC growth, cap on cache entries, GC cache, floor on cache entries)
-    type Settings<'a> = (&'a str, u64, f64, Option<u64>, Option<&'a str>, Option<u64>);
+    use c4bdd::bdd::GcCache;
+    type Settings<'a> = (&'a str, u64, f64, Option<u64>, Option<GcCache>, Option<u64>);
     let keys: Vec<Settings> = rows
         .iter()
-        .map(|r| {
-            (
-                r.run.as_str(),
-                r.cache_ratio,
-                r.gc_growth,
-                r.max_cache_entries,
-                r.gc_cache.as_deref(),
-                r.min_cache_entries,
-            )
-        })
+        .map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries, r.gc_cache, r.min_cache_entries))
         .collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
     let floor = Some(c4bdd::bdd::COUNT_MIN_CACHE_ENTRIES as u64);
-    let keep = Some("keep");
+    let keep = Some(GcCache::Keep);
     assert_eq!(
         keys,
         [
@@ -438,12 +431,19 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
             ("4x4/compressed/paper/count/whole/in-place/max-cache-256", 2, 2.0, Some(256), keep, floor),
             ("4x4/compressed/paper/count/whole/in-place/max-cache-1024", 2, 2.0, Some(1024), keep, floor),
             ("4x4/compressed/paper/count/whole/in-place/gc-cache-keep", 2, 2.0, default_cap, keep, floor),
-            ("4x4/compressed/paper/count/whole/in-place/gc-cache-clear", 2, 2.0, default_cap, Some("clear"), floor),
+            (
+                "4x4/compressed/paper/count/whole/in-place/gc-cache-clear",
+                2,
+                2.0,
+                default_cap,
+                Some(GcCache::Clear),
+                floor
+            ),
             ("4x4/compressed/paper/count/whole/in-place/min-cache-256", 2, 2.0, default_cap, keep, Some(256)),
             ("4x4/compressed/paper/count/whole/in-place/min-cache-65536", 2, 2.0, default_cap, keep, Some(65536)),
         ]
     );
-    assert!(rows.iter().all(|r| r.status == "ok"));
+    assert!(rows.iter().all(|r| r.status == Status::Ok));
     assert_eq!(rows[0].positions, rows[1].positions);
     assert!(rows[2..].iter().all(|r| r.positions == rows[2].positions));
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
@@ -477,7 +477,7 @@ fn repeats_run_the_list_round_after_round_and_the_report_compares_settings() {
     let keys: Vec<String> = rows.iter().map(|r| r.run.clone()).collect();
     let want = ["256", "67108864", "256/repeat-2", "67108864/repeat-2"].map(|k| format!("{base}{k}"));
     assert_eq!(keys, want);
-    assert!(rows.iter().all(|r| r.status == "ok" && r.positions == rows[0].positions));
+    assert!(rows.iter().all(|r| r.status == Status::Ok && r.positions == rows[0].positions));
 
     // The report groups the four runs by setting: two rows of two runs each.
     let plots = dir.path().join("plots");
@@ -555,7 +555,7 @@ fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
     let partial: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
     let want = stable_runs(&reference);
     for r in &partial {
-        assert!(want.contains(&(r.run.clone(), r.positions, r.plies, r.peak_nodes, r.status.clone())), "{}", r.run);
+        assert!(want.contains(&(r.run.clone(), r.positions, r.plies, r.peak_nodes, r.status)), "{}", r.run);
     }
     // ...and a rerun with room finishes with exactly its rows.
     assert!(sweep(&spec, &out, &[]).status.success());
@@ -652,7 +652,7 @@ fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
     let out = dir.path().join("out");
     assert!(sweep(&spec, &out, &[]).status.success());
     let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
-    assert_eq!((runs[0].status.as_str(), runs[1].status.as_str()), ("node-limit", "ok"));
+    assert_eq!((runs[0].status, runs[1].status), (Status::NodeLimit, Status::Ok));
     let kept = out.join("checkpoints").join(runs[0].run.replace('/', "_"));
     assert!(kept.join("checkpoint.json").exists(), "the stopped run's finished plies stay");
     let finished = out.join("checkpoints").join(runs[1].run.replace('/', "_"));
