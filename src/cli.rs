@@ -1,20 +1,17 @@
-//! The command line (clap derive): every choice is a run-time option. The
-//! interactive commands' bodies are in [`crate::commands`].
+//! The command line (clap derive): every choice is a run-time option.
+//! [`crate::commands`] runs what it parses.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
-use crate::bdd::Config;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
+use crate::run::{Limits, ManagerSettings, Pass, RunSpec};
 use crate::search::{ImageStrategy, TerminalStrategy};
 
-/// Invalid input found by the command line itself (exit status 2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct InputError(pub String);
+pub use crate::error::InputError;
 
 /// The version `--version` prints: the package's, and the revision built
 /// (`-dirty` when the sources differed from it).
@@ -218,59 +215,26 @@ pub struct EncodingArgs {
     pub order: OrderSpec,
 }
 
-/// Limits and policies of the BDD manager.
+/// The manager's settings, its node limit and its threads.
 #[derive(Args, Debug, Clone)]
 pub struct ManagerArgs {
-    /// Most BDD nodes alive at once; reaching it ends the run with exit status 3.
-    #[arg(long, default_value_t = u32::MAX as usize - 1)]
-    pub max_nodes: usize,
-    /// Collect garbage once this many nodes are alive (default: 4194304 for count, 1048576 for solve)...
-    #[arg(long)]
-    pub gc_min_live: Option<usize>,
-    /// ...or once the live nodes have grown by this factor since the last collection.
-    #[arg(long, default_value_t = Config::default().gc_growth)]
-    pub gc_growth: f64,
-    /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
-    #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
-    pub gc_cache: crate::bdd::GcCache,
-    /// Node slots per computed-cache entry (1 = as many entries as slots).
-    #[arg(long, default_value_t = Config::default().cache_ratio as u64, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub cache_ratio: u64,
-    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
-    #[arg(long, default_value_t = Config::default().max_cache_entries)]
-    pub max_cache_entries: usize,
-    /// The computed cache's floor (a power of two; default: 4194304 for count, none (256) for solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
-    #[arg(long)]
-    pub min_cache_entries: Option<usize>,
+    #[command(flatten)]
+    pub settings: ManagerSettings,
+    #[command(flatten)]
+    pub limits: Limits,
     /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::bdd::MAX_THREADS as u64))]
-    pub threads: u64,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 impl ManagerArgs {
-    /// The manager's configuration; `defaults`' values where `--gc-min-live`
-    /// or `--min-cache-entries` is not given.
-    pub fn config(&self, defaults: Config) -> Result<Config> {
-        if !(self.gc_growth.is_finite() && self.gc_growth >= 1.0) {
-            let msg = format!("invalid value '{}' for '--gc-growth': must be a number >= 1", self.gc_growth);
-            return Err(InputError(msg).into());
-        }
-        if let Err(e) = crate::bdd::check_cache_entries(self.max_cache_entries) {
-            return Err(InputError(format!("invalid value for '--max-cache-entries': {e}")).into());
-        }
-        if let Some(Err(e)) = self.min_cache_entries.map(crate::bdd::check_cache_entries) {
-            return Err(InputError(format!("invalid value for '--min-cache-entries': {e}")).into());
-        }
-        Ok(Config {
-            max_nodes: self.max_nodes,
-            gc_min_live: self.gc_min_live.unwrap_or(defaults.gc_min_live),
-            gc_growth: self.gc_growth,
-            gc_cache: self.gc_cache,
-            cache_ratio: self.cache_ratio as usize,
-            max_cache_entries: self.max_cache_entries,
-            min_cache_entries: self.min_cache_entries.unwrap_or(defaults.min_cache_entries),
-            threads: self.threads as usize,
-            ..defaults
+    /// A run of `pass` with these settings, strategies and encoding.
+    pub fn run(&self, pass: Pass, board: &BoardArgs, encoding: &EncodingArgs) -> Result<RunSpec> {
+        Ok(RunSpec {
+            threads: self.threads,
+            limits: self.limits.clone(),
+            manager: self.settings.clone(),
+            ..RunSpec::new(pass, board.size()?, encoding.encoding, encoding.order.name())
         })
     }
 }
@@ -311,86 +275,4 @@ pub struct CountArgs {
     pub complement_edges: bool,
     #[command(flatten)]
     pub manager: ManagerArgs,
-}
-
-/// Run a parsed command line.
-pub fn run(cli: Cli) -> Result<()> {
-    match cli.command {
-        Command::Count(args) => crate::commands::count(args),
-        Command::Solve(args) => crate::commands::solve(args),
-        Command::Query(args) => crate::commands::query(args),
-        Command::Best(args) => crate::commands::best(args),
-        Command::Report(args) => {
-            for (flag, dir) in [("--results", &args.results), ("--reference", &args.reference)] {
-                if !dir.is_dir() {
-                    let what = format!("{flag} {}: no such directory", dir.display());
-                    return Err(InputError(what).into());
-                }
-            }
-            let opts = crate::report::ReportOptions {
-                results: args.results,
-                reference: args.reference,
-                plots: args.plots.clone(),
-                repro: args.repro.clone(),
-                boards: args.board,
-            };
-            let written = crate::report::report(&opts)?;
-            println!("{} files in {}, and {}", written.files.len(), args.plots.display(), args.repro.display());
-            Ok(())
-        }
-        Command::Sweep(args) => {
-            let opts = crate::experiment::SweepOptions {
-                spec: args.spec,
-                shard: args.shard,
-                boards: args.boards,
-                encodings: args.encodings,
-                orders: args.orders,
-                threads: args.threads,
-                jobs: args.jobs as usize,
-                out: args.out,
-                results: args.results,
-                quiet: args.quiet,
-            };
-            if args.list {
-                let (dir, runs) = crate::experiment::list(&opts)?;
-                println!("{}:", dir.display());
-                for run in &runs {
-                    println!("{:<55} {}", run.key, run.describe());
-                }
-                let finished = runs.iter().filter(|r| r.row.is_some()).count();
-                let ok = runs
-                    .iter()
-                    .filter(|r| r.row.as_ref().is_some_and(|row| row.status == crate::experiment::record::Status::Ok))
-                    .count();
-                println!("{} runs: {finished} finished ({ok} ok), {} pending", runs.len(), runs.len() - finished);
-                return Ok(());
-            }
-            let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
-            println!(
-                "{}: {} runs ran ({} ok), {} already finished",
-                done.dir.display(),
-                done.ran,
-                done.ok,
-                done.skipped
-            );
-            if args.report {
-                let opts = crate::report::ReportOptions {
-                    results: opts.results,
-                    reference: PathBuf::from("reference"),
-                    plots: PathBuf::from("plots"),
-                    repro: PathBuf::from("paper-repro.md"),
-                    boards: Vec::new(),
-                };
-                let written = crate::report::report(&opts)?;
-                println!("report: {} files in plots/, and paper-repro.md", written.files.len());
-            }
-            Ok(())
-        }
-        Command::Merge(args) => {
-            let n = crate::experiment::merge(&args.sources, &args.out)?;
-            println!("{}: {n} runs merged", args.out.display());
-            Ok(())
-        }
-        Command::Worker { run } => crate::experiment::worker::run(&run),
-    }
 }

@@ -1,15 +1,105 @@
-//! The bodies of the interactive commands: `count`, `solve`, `query`, `best`.
+//! The bodies of the commands: each parses nothing (that is [`crate::cli`]),
+//! runs the library and prints.
 
 use std::fs::File;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::cli::{BestArgs, CountArgs, InputError, QueryArgs, SolveArgs};
-use crate::encoding::{EncodingKind, Frame, StateSpace};
+use crate::cli::{BestArgs, Cli, Command, CountArgs, InputError, QueryArgs, ReportArgs, SolveArgs, SweepArgs};
+use crate::encoding::EncodingKind;
+use crate::experiment::record::Status;
+use crate::experiment::SweepOptions;
 use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
-use crate::search::{forward_from, Checkpoint, ForwardOptions, ImageStrategy, PlyRecord, TerminalStrategy, Transition};
+use crate::report::ReportOptions;
+use crate::run::{execute, Pass, RunSpec, Sink};
+use crate::search::{ImageStrategy, PlyRecord, SolvePly, TerminalStrategy};
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Count(args) => count(args),
+        Command::Solve(args) => solve(args),
+        Command::Query(args) => query(args),
+        Command::Best(args) => best(args),
+        Command::Report(args) => report(args),
+        Command::Sweep(args) => sweep(args),
+        Command::Merge(args) => {
+            let n = crate::experiment::merge(&args.sources, &args.out)?;
+            println!("{}: {n} runs merged", args.out.display());
+            Ok(())
+        }
+        Command::Worker { run } => crate::experiment::worker::run(&run),
+    }
+}
+
+/// `c4bdd report`: the folders are checked first.
+fn report(args: ReportArgs) -> Result<()> {
+    for (flag, dir) in [("--results", &args.results), ("--reference", &args.reference)] {
+        if !dir.is_dir() {
+            let what = format!("{flag} {}: no such directory", dir.display());
+            return Err(InputError(what).into());
+        }
+    }
+    let opts = ReportOptions {
+        results: args.results,
+        reference: args.reference,
+        plots: args.plots.clone(),
+        repro: args.repro.clone(),
+        boards: args.board,
+    };
+    let written = crate::report::report(&opts)?;
+    println!("{} files in {}, and {}", written.files.len(), args.plots.display(), args.repro.display());
+    Ok(())
+}
+
+/// `c4bdd sweep`: run (or with `--list`, list) a spec's runs, then report when asked.
+fn sweep(args: SweepArgs) -> Result<()> {
+    let opts = SweepOptions {
+        spec: args.spec,
+        shard: args.shard,
+        boards: args.boards,
+        encodings: args.encodings,
+        orders: args.orders,
+        threads: args.threads,
+        jobs: args.jobs as usize,
+        out: args.out,
+        results: args.results,
+        quiet: args.quiet,
+    };
+    if args.list {
+        return list(&opts);
+    }
+    let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
+    println!("{}: {} runs ran ({} ok), {} already finished", done.dir.display(), done.ran, done.ok, done.skipped);
+    if args.report {
+        let opts = ReportOptions {
+            results: opts.results,
+            reference: PathBuf::from("reference"),
+            plots: PathBuf::from("plots"),
+            repro: PathBuf::from("paper-repro.md"),
+            boards: Vec::new(),
+        };
+        let written = crate::report::report(&opts)?;
+        println!("report: {} files in plots/, and paper-repro.md", written.files.len());
+    }
+    Ok(())
+}
+
+/// `c4bdd sweep --list`: each run and how far it is.
+fn list(opts: &SweepOptions) -> Result<()> {
+    let (dir, runs) = crate::experiment::list(opts)?;
+    println!("{}:", dir.display());
+    for run in &runs {
+        println!("{:<55} {}", run.key, run.describe());
+    }
+    let finished = runs.iter().filter(|r| r.row.is_some()).count();
+    let ok = runs.iter().filter(|r| r.row.as_ref().is_some_and(|row| row.status == Status::Ok)).count();
+    println!("{} runs: {finished} finished ({ok} ok), {} pending", runs.len(), runs.len() - finished);
+    Ok(())
+}
 
 /// One CSV row of `count --csv`.
 #[derive(serde::Serialize)]
@@ -29,136 +119,6 @@ struct CountRow<'a> {
     peak_rss_bytes: Option<u64>,
 }
 
-/// Open a `--csv` file before any work, so that a bad path fails at once.
-fn open_csv(path: Option<&std::path::Path>) -> Result<Option<csv::Writer<File>>> {
-    let Some(path) = path else { return Ok(None) };
-    let file =
-        File::create(path).map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
-    Ok(Some(csv::Writer::from_writer(file)))
-}
-
-pub fn count(args: CountArgs) -> Result<()> {
-    let size = args.board.size()?;
-    let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
-    let opts = ForwardOptions { image: args.image, terminal };
-    let config = args.manager.config(crate::bdd::Config::for_count())?;
-    let mut csv = open_csv(args.csv.as_deref())?;
-    let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
-    let order = space.order_name.clone();
-    let (image, term) = (opts.image, opts.terminal);
-    println!(
-        "board {size}, encoding {}, order {order}, image {image}, terminal {term}, threads {}",
-        args.encoding.encoding,
-        space.manager.threads()
-    );
-    println!("{:>4} {:>22} {:>12} {:>12} {:>9} {:>8}", "ply", "states", "bdd_nodes", "live_nodes", "time_s", "rss_MB");
-    let rules = Transition::build(&mut space, &opts)?;
-    let (mut checkpoint, resume) = match &args.checkpoint {
-        Some(dir) => {
-            let (c, r) = Checkpoint::open(dir, &mut space, &opts)?;
-            (Some(c), r)
-        }
-        None => (None, None),
-    };
-    let mut records: Vec<PlyRecord> = Vec::new();
-    let mut csv_error = None;
-    let mut show = |r: &PlyRecord| {
-        let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
-        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
-        let _ = std::io::stdout().flush();
-        if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
-            let row = CountRow {
-                width: size.width,
-                height: size.height,
-                encoding: args.encoding.encoding,
-                order: &order,
-                image,
-                terminal: term,
-                ply: r.ply,
-                states: r.states,
-                bdd_nodes: r.bdd_nodes,
-                live_nodes: r.live_nodes,
-                time_s: r.time_s,
-                rss_bytes: r.rss_bytes,
-                peak_rss_bytes: r.peak_rss_bytes,
-            };
-            if let Err(e) = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)) {
-                csv_error = Some(e);
-            }
-        }
-    };
-    if let Some(r) = &resume {
-        println!("(resumed from the checkpoint after ply {})", r.records.len() - 1);
-        for record in &r.records {
-            show(record);
-        }
-        records = r.records.clone();
-    }
-    let to_a = if args.full_bdd { Some(space.b_to_a()?) } else { None };
-    let mut full = crate::bdd::Bdd::FALSE;
-    // Summed over the plies counted here: (plain nodes, nodes with complement edges).
-    let mut complement = (0u64, 0u64);
-    let result = forward_from(&mut space, &rules, resume, false, false, |space, r, states| {
-        show(r);
-        records.push(*r);
-        if args.complement_edges {
-            complement.0 += r.bdd_nodes;
-            complement.1 += space.manager.complement_edge_size(states) as u64;
-        }
-        if let Some(renaming) = to_a {
-            // full := full ∨ states (over frame A); pinned across later collections.
-            let m = &mut space.manager;
-            let in_a = if rules.frame_of(r.ply) == Frame::B { m.rename(states, renaming)? } else { states };
-            let union = m.or(full, in_a)?;
-            m.pin(union);
-            m.unpin(full);
-            full = union;
-        }
-        match checkpoint.as_mut() {
-            Some(c) => c.save(space, &records, states),
-            None => Ok(()),
-        }
-    });
-    let finished = records.last().map(|r| r.ply);
-    let (summary, _) = result.with_context(|| match finished {
-        Some(ply) => format!("count of board {size} stopped at ply {}", ply + 1),
-        None => format!("count of board {size} stopped while building the transition relations"),
-    })?;
-    rules.release(&mut space.manager);
-    if let Some(e) = csv_error {
-        let path = args.csv.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
-        return Err(e).context(format!("cannot write the --csv file {path}"));
-    }
-    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
-    println!("total positions: {}", summary.positions);
-    println!(
-        "time {:.3} s, GC {:.1}% ({} runs), peak live nodes {}, peak RSS {rss}",
-        summary.time_s,
-        summary.gc_share() * 100.0,
-        summary.gc_runs,
-        summary.peak_nodes
-    );
-    if let Some(phases) = summary.phases {
-        println!("time by phase: {}", phases.shares(summary.plies.iter().map(|p| p.time_s).sum()));
-    }
-    if args.complement_edges {
-        let (plain, with) = complement;
-        let fewer = 100.0 * (plain - with) as f64 / plain.max(1) as f64;
-        println!("with complement edges: {with} nodes over the plies counted, {plain} without ({fewer:.4}% fewer)");
-    }
-    if args.full_bdd {
-        let (count, nodes) = space.count_and_size(full, Frame::A);
-        println!("all positions in one BDD: {nodes} nodes, {count} positions");
-        if count != summary.positions {
-            anyhow::bail!("the union of all plies counts {count} positions, the plies {}", summary.positions);
-        }
-    }
-    if args.stats {
-        print!("{}", space.manager.stats().op_table());
-    }
-    Ok(())
-}
-
 /// One CSV row of `solve --csv` (the paper's Table 2 columns).
 #[derive(serde::Serialize)]
 struct SolveRow {
@@ -172,104 +132,201 @@ struct SolveRow {
     terminal: u128,
 }
 
-pub fn solve(args: SolveArgs) -> Result<()> {
-    use crate::search::{backward::solve_resumable, SolutionWriter, SolveCheckpoint};
-    let size = args.board.size()?;
-    if matches!(args.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
-        let name = args.terminal;
-        return Err(InputError(format!("invalid value '{name}' for '--terminal': solving needs whole or lines")).into());
+/// A `--csv` file, opened before any work so that a bad path fails at once;
+/// rows are flushed one by one, and the first write error is kept.
+struct CsvOut {
+    path: PathBuf,
+    writer: csv::Writer<File>,
+    error: Option<csv::Error>,
+}
+
+impl CsvOut {
+    fn open(path: Option<&Path>) -> Result<Option<CsvOut>> {
+        let Some(path) = path else { return Ok(None) };
+        let file =
+            File::create(path).map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
+        Ok(Some(CsvOut { path: path.to_path_buf(), writer: csv::Writer::from_writer(file), error: None }))
     }
-    let opts = ForwardOptions { image: args.image, terminal: args.terminal };
-    let config = args.manager.config(crate::bdd::Config::default())?;
-    let mut writer = match &args.out {
-        Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| InputError(e.to_string()))?),
-        None => None,
-    };
-    let mut csv = open_csv(args.csv.as_deref())?;
-    let mut space = StateSpace::new(args.encoding.encoding, size, &args.encoding.order, config)?;
-    println!(
-        "board {size}, encoding {}, order {}, threads {}: forward pass, then plies from the last",
-        args.encoding.encoding,
-        space.order_name,
-        space.manager.threads()
-    );
-    let mut checkpoint = match &args.checkpoint {
-        Some(dir) => Some(SolveCheckpoint::open(dir, &mut space, &opts)?),
-        None => None,
-    };
-    if let Some((_, resume)) = &checkpoint {
-        if !resume.forward.is_empty() {
-            let (layers, solved) = (resume.forward.len(), resume.solved.len());
-            println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved)");
+
+    fn write(&mut self, row: impl serde::Serialize) {
+        if self.error.is_none() {
+            let w = &mut self.writer;
+            self.error = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)).err();
         }
-        if let Some(w) = writer.as_mut() {
-            for p in &resume.solved {
-                w.adopt(p.ply)
-                    .with_context(|| format!("ply {} was solved before; resume with the same --out", p.ply))?;
+    }
+
+    /// The first write error, if any.
+    fn finish(out: Option<CsvOut>) -> Result<()> {
+        match out.and_then(|o| o.error.map(|e| (o.path, e))) {
+            Some((path, e)) => Err(e).context(format!("cannot write the --csv file {}", path.display())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The console table of a run, and its `--csv` rows.
+struct Console<'a> {
+    spec: &'a RunSpec,
+    csv: Option<CsvOut>,
+    order: String,
+}
+
+impl Sink for Console<'_> {
+    fn started(&mut self, order: &str, threads: usize) {
+        let s = self.spec;
+        self.order = order.to_string();
+        match s.pass {
+            Pass::Count => {
+                println!(
+                    "board {}, encoding {}, order {order}, image {}, terminal {}, threads {threads}",
+                    s.size(),
+                    s.encoding,
+                    s.image,
+                    s.terminal
+                );
+                println!(
+                    "{:>4} {:>22} {:>12} {:>12} {:>9} {:>8}",
+                    "ply", "states", "bdd_nodes", "live_nodes", "time_s", "rss_MB"
+                );
+            }
+            Pass::Solve => {
+                println!(
+                    "board {}, encoding {}, order {order}, threads {threads}: forward pass, then plies from the last",
+                    s.size(),
+                    s.encoding
+                );
+                println!(
+                    "{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}",
+                    "ply", "won", "drawn", "lost", "total", "terminal"
+                );
             }
         }
     }
-    println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", "ply", "won", "drawn", "lost", "total", "terminal");
-    let mut solved = None;
-    let mut csv_error = None;
-    let summary = solve_resumable(
-        &mut space,
-        &opts,
-        checkpoint.as_mut().map(|(c, r)| (c, std::mem::take(r))),
-        |p| {
-            solved = Some(p.ply);
-            println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
-            // Rows are written as plies are solved (from the last ply down), so
-            // a run stopped by a limit keeps every finished ply.
-            if let (Some(w), None) = (csv.as_mut(), csv_error.as_ref()) {
-                let row = SolveRow {
-                    width: size.width,
-                    height: size.height,
-                    ply: p.ply,
-                    won: p.won,
-                    drawn: p.drawn,
-                    lost: p.lost,
-                    total: p.total,
-                    terminal: p.terminal,
-                };
-                csv_error = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)).err();
-            }
-        },
-        |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
-    )
-    .with_context(|| match solved {
-        Some(ply) => format!("solve of board {size} stopped at ply {}", ply.saturating_sub(1)),
-        None => format!("solve of board {size} stopped in the forward pass"),
-    })?;
-    if let Some(e) = csv_error {
-        let path = args.csv.as_deref().unwrap_or(std::path::Path::new("")).display().to_string();
-        return Err(e).context(format!("cannot write the --csv file {path}"));
-    }
-    let stored = match writer {
-        Some(w) => {
-            let manifest = w.finish(&space, &args.encoding.order, summary.value)?;
-            format!(", solution {} bytes in {}", manifest.total_bytes, args.out.as_ref().unwrap().display())
+
+    fn resumed(&mut self, layers: usize, solved: usize) {
+        match self.spec.pass {
+            Pass::Count => println!("(resumed from the checkpoint after ply {})", layers - 1),
+            Pass::Solve => println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved)"),
         }
-        None => String::new(),
-    };
+    }
+
+    fn counted(&mut self, r: &PlyRecord) {
+        let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
+        println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
+        let _ = std::io::stdout().flush();
+        let s = self.spec;
+        if let Some(csv) = self.csv.as_mut() {
+            csv.write(CountRow {
+                width: s.width,
+                height: s.height,
+                encoding: s.encoding,
+                order: &self.order,
+                image: s.image,
+                terminal: s.terminal,
+                ply: r.ply,
+                states: r.states,
+                bdd_nodes: r.bdd_nodes,
+                live_nodes: r.live_nodes,
+                time_s: r.time_s,
+                rss_bytes: r.rss_bytes,
+                peak_rss_bytes: r.peak_rss_bytes,
+            });
+        }
+    }
+
+    fn solved(&mut self, p: &SolvePly) {
+        println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
+        let _ = std::io::stdout().flush();
+        // Rows are written as plies are solved (from the last ply down), so
+        // a run stopped by a limit keeps every finished ply.
+        let s = self.spec;
+        if let Some(csv) = self.csv.as_mut() {
+            csv.write(SolveRow {
+                width: s.width,
+                height: s.height,
+                ply: p.ply,
+                won: p.won,
+                drawn: p.drawn,
+                lost: p.lost,
+                total: p.total,
+                terminal: p.terminal,
+            });
+        }
+    }
+}
+
+/// Run `spec`, printing its table (and writing `--csv`); then its totals.
+fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
+    spec.validate().map_err(InputError)?;
+    let mut console = Console { spec, csv: CsvOut::open(csv)?, order: spec.order.clone() };
+    let finished = execute(spec, &mut console).map_err(|s| s.error)?;
+    CsvOut::finish(console.csv)?;
+    let t = &finished.totals;
     let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
-    println!("value of the empty board: {}", summary.value.name());
-    println!(
-        "time {:.3} s (forward {:.3} s), GC {:.1}%, peak live nodes {}, peak RSS {rss}{stored}",
-        summary.time_s,
-        summary.forward.time_s,
-        summary.gc_s / summary.time_s.max(1e-9) * 100.0,
-        summary.peak_nodes
-    );
-    if let Some(phases) = summary.phases {
-        let plies_s: f64 = summary.forward.plies.iter().map(|p| p.time_s).sum::<f64>()
-            + summary.plies.iter().map(|p| p.time_s).sum::<f64>();
-        println!("time by phase (both passes): {}", phases.shares(plies_s));
+    let gc = t.gc_s / t.time_s.max(1e-9) * 100.0;
+    match spec.pass {
+        Pass::Count => {
+            println!("total positions: {}", t.positions.unwrap_or(0));
+            let peak = t.peak_nodes;
+            println!(
+                "time {:.3} s, GC {gc:.1}% ({} runs), peak live nodes {peak}, peak RSS {rss}",
+                t.time_s, t.gc_runs
+            );
+        }
+        Pass::Solve => {
+            let value = t.value.map_or("unknown", |v| v.name());
+            println!("value of the empty board: {value}");
+            let stored = match (&spec.solution, t.solution_bytes) {
+                (Some(dir), Some(bytes)) => format!(", solution {bytes} bytes in {}", dir.display()),
+                _ => String::new(),
+            };
+            println!(
+                "time {:.3} s (forward {:.3} s), GC {gc:.1}%, peak live nodes {}, peak RSS {rss}{stored}",
+                t.time_s,
+                t.forward_s.unwrap_or(0.0),
+                t.peak_nodes
+            );
+        }
     }
-    if args.stats {
-        print!("{}", space.manager.stats().op_table());
+    if let Some(phases) = t.phases {
+        let passes = if spec.pass == Pass::Solve { " (both passes)" } else { "" };
+        println!("time by phase{passes}: {}", phases.shares(t.plies_s));
+    }
+    if let Some((plain, with)) = t.complement_edges {
+        let fewer = 100.0 * (plain - with) as f64 / plain.max(1) as f64;
+        println!("with complement edges: {with} nodes over the plies counted, {plain} without ({fewer:.4}% fewer)");
+    }
+    if let Some(nodes) = t.full_bdd_nodes {
+        println!("all positions in one BDD: {nodes} nodes, {} positions", t.positions.unwrap_or(0));
+    }
+    if stats {
+        print!("{}", finished.stats.op_table());
     }
     Ok(())
+}
+
+pub fn count(args: CountArgs) -> Result<()> {
+    let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
+    let spec = RunSpec {
+        image: args.image,
+        terminal,
+        checkpoint: args.checkpoint,
+        full_bdd: args.full_bdd,
+        complement_edges: args.complement_edges,
+        ..args.manager.run(Pass::Count, &args.board, &args.encoding)?
+    };
+    run_on_console(&spec, args.csv.as_deref(), args.stats)
+}
+
+pub fn solve(args: SolveArgs) -> Result<()> {
+    let spec = RunSpec {
+        image: args.image,
+        terminal: args.terminal,
+        checkpoint: args.checkpoint,
+        solution: args.out,
+        ..args.manager.run(Pass::Solve, &args.board, &args.encoding)?
+    };
+    run_on_console(&spec, args.csv.as_deref(), args.stats)
 }
 
 pub fn query(args: QueryArgs) -> Result<()> {

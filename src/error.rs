@@ -10,6 +10,10 @@ pub enum Error {
     #[error("node limit reached: {live} live nodes, limit {capacity}")]
     NodeLimit { capacity: u64, live: u64 },
 
+    /// The pool of the parallel operations could not be started.
+    #[error("cannot start {threads} threads: {reason}")]
+    ThreadPool { threads: usize, reason: String },
+
     /// A variable index outside the manager's variables.
     #[error("unknown variable {var}: the manager has {count} variables")]
     UnknownVar { var: u32, count: u32 },
@@ -42,6 +46,13 @@ pub enum Error {
         source: std::io::Error,
     },
 }
+
+/// Invalid input that the library's own checks found (a run's settings, a
+/// file to write): one line, naming the value. The command line exits with
+/// status 2 on it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
 
 /// Result alias of the library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

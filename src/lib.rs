@@ -34,6 +34,7 @@ pub mod experiment;
 pub mod game;
 pub mod measure;
 pub mod report;
+pub mod run;
 pub mod search;
 
-pub use error::{Error, Result};
+pub use error::{Error, InputError, Result};

@@ -2,7 +2,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use c4bdd::cli::{run, Cli, InputError};
+use c4bdd::cli::{Cli, InputError};
+use c4bdd::commands::run;
 use c4bdd::Error;
 
 /// Large blocks (the BDD tables) in huge pages: see [`c4bdd::bdd::HugePageAlloc`].

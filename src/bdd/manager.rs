@@ -81,19 +81,32 @@ pub(crate) type Step2 = std::result::Result<(u32, u32), Full>;
 
 impl Manager {
     /// An empty manager with no variables.
-    pub fn new(mut config: Config) -> Manager {
+    ///
+    /// # Panics
+    /// When `config.threads > 1` and the system cannot start the pool's
+    /// threads; [`Manager::try_new`] returns that as an error.
+    pub fn new(config: Config) -> Manager {
+        Self::try_new(config).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// An empty manager with no variables; an error when the pool of
+    /// `config.threads > 1` threads cannot be started (never fewer threads).
+    pub fn try_new(mut config: Config) -> Result<Manager> {
+        let pool = match config.threads {
+            0 | 1 => None,
+            n => Some(Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| Error::ThreadPool { threads: n, reason: e.to_string() })?,
+            )),
+        };
+        config.threads = config.threads.max(1);
         let table = NodeTable::new(config.initial_nodes, config.max_nodes);
         let cache = Cache::new(config.cache_entries(config.initial_nodes));
         let cache_grow_at = Self::cache_grow_at(&config, cache.len());
         let gc_next = config.gc_min_live;
-        let pool = match config.threads {
-            0 | 1 => None,
-            n => rayon::ThreadPoolBuilder::new().num_threads(n).build().ok().map(Arc::new),
-        };
-        if pool.is_none() {
-            config.threads = 1;
-        }
-        Manager {
+        Ok(Manager {
             table,
             cache,
             split3_cache: Default::default(),
@@ -109,7 +122,7 @@ impl Manager {
             gc_next,
             cache_grow_at,
             pool,
-        }
+        })
     }
 
     /// Threads of the parallel operations (1: none).

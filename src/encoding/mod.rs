@@ -225,7 +225,7 @@ impl StateSpace {
         let state_vars = encoding.state_vars();
         let arranged = order.arrange(&state_vars, size, kind)?;
         let n = state_vars.len();
-        let mut manager = Manager::new(config);
+        let mut manager = Manager::try_new(config)?;
         let all = manager.add_vars(2 * n)?;
         // Variable 2k is state variable k of frame A, 2k + 1 the same of frame B.
         let vars = [(0..n).map(|k| all[2 * k]).collect::<Vec<_>>(), (0..n).map(|k| all[2 * k + 1]).collect()];

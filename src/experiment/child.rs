@@ -17,7 +17,8 @@ use anyhow::{Context, Result};
 
 use super::record::{PlyRow, RunRow, Status};
 use super::spec::RunSpec;
-use super::worker::{Line, Totals};
+use super::worker::Line;
+use crate::run::Totals;
 
 /// Run one spec in a child process; `on_ply` gets each ply row as it arrives.
 /// Blocks until the child has exited and been reaped.

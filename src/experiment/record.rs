@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::run_spec::Pass;
 /// The type of the `gc_cache` column.
 pub use crate::bdd::GcCache;
 use crate::encoding::EncodingKind;
+use crate::run::Pass;
 use crate::search::{ImageStrategy, Phases, TerminalStrategy, Value};
 
 /// How a run ended.

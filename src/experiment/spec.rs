@@ -39,12 +39,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::run_spec::one_repeat;
-pub use super::run_spec::{Limits, ManagerSettings, Pass, RunSpec, Swept};
-use crate::bdd::{GcCache, MAX_THREADS};
+use crate::bdd::GcCache;
 use crate::encoding::order::column_permutations;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::{BoardSize, MAX_SIDE};
+use crate::run::one_repeat;
+pub use crate::run::{Limits, ManagerSettings, Pass, RunSpec, Swept};
 use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// The order list entry that stands for every column permutation.
@@ -152,22 +152,19 @@ fn default_threads() -> Vec<usize> {
     vec![crate::bdd::one_thread()]
 }
 
-/// Each of `settings` once per value in `values` (set by `set`), in order;
-/// `settings` as they are when the grid does not sweep that setting.
-fn cross<T: Copy>(
-    settings: Vec<ManagerSettings>,
-    values: &[T],
-    set: impl Fn(&mut ManagerSettings, T),
-) -> Vec<ManagerSettings> {
+/// Each of `items` once per value in `values` (set by `set`), in order, the
+/// items outermost; `items` as they are when `values` is empty (the grid
+/// does not sweep that axis).
+fn cross<I: Clone, T: Clone>(items: Vec<I>, values: &[T], set: impl Fn(&mut I, T)) -> Vec<I> {
     if values.is_empty() {
-        return settings;
+        return items;
     }
-    let mut out = Vec::with_capacity(settings.len() * values.len());
-    for m in &settings {
-        for &v in values {
-            let mut m = m.clone();
-            set(&mut m, v);
-            out.push(m);
+    let mut out = Vec::with_capacity(items.len() * values.len());
+    for item in &items {
+        for v in values {
+            let mut item = item.clone();
+            set(&mut item, v.clone());
+            out.push(item);
         }
     }
     out
@@ -257,17 +254,8 @@ impl ExperimentSpec {
         if !(1..=MAX_REPEATS).contains(&self.repeats) {
             return Err(format!("repeats: {} must be 1 to {MAX_REPEATS}", self.repeats));
         }
-        let l = &self.limits;
-        if l.time_s.is_some_and(|t| t.is_nan() || t <= 0.0) {
-            return Err("limits.time_s must be positive".into());
-        }
-        if l.memory_bytes.is_some_and(|m| m.is_nan() || m < 1e6) {
-            return Err("limits.memory_bytes must be at least 1e6".into());
-        }
-        if l.max_nodes.is_some_and(|n| n < 16) {
-            return Err("limits.max_nodes must be at least 16".into());
-        }
-        self.manager.check("manager")
+        self.limits.check().map_err(|e| format!("limits.{e}"))?;
+        self.manager.check().map_err(|e| format!("manager.{e}"))
     }
 
     /// The manager settings of a grid's runs: `[manager]` crossed with the
@@ -289,10 +277,23 @@ impl ExperimentSpec {
         settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {
-            m.check(at)?;
+            m.check().map_err(|e| format!("{at}.{e}"))?;
             out.push((m, swept));
         }
         Ok(out)
+    }
+
+    /// A grid's orders on board `b`, with `columns:all` expanded.
+    fn orders(g: &Grid, b: &BoardSize) -> Vec<String> {
+        g.orders
+            .iter()
+            .flat_map(|o| match o.as_str() {
+                ALL_COLUMN_ORDERS => {
+                    column_permutations(b.width as u32).into_iter().map(|p| OrderSpec::Columns(p).name()).collect()
+                }
+                _ => vec![o.clone()],
+            })
+            .collect()
     }
 
     /// The runs of one grid.
@@ -319,55 +320,29 @@ impl ExperimentSpec {
         if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
             return Err(format!("{at}.{key} is empty: the grid has no runs"));
         }
-        if let Some(t) = g.threads.iter().find(|&&t| t == 0 || t > MAX_THREADS) {
-            return Err(format!("{at}.threads: {t} must be 1 to {MAX_THREADS}"));
-        }
         let managers = self.managers(g, at)?;
-        let needs_termination = |t: &TerminalStrategy| matches!(t, TerminalStrategy::Off | TerminalStrategy::Fused);
-        if g.passes.contains(&Pass::Solve) && g.terminal.iter().any(needs_termination) {
-            return Err(format!("{at}.terminal: solve passes need whole or lines, not off or fused"));
-        }
+        // Board-major: each axis multiplies the runs so far, the earlier axes outermost.
         let mut runs = Vec::new();
         for b in &boards {
-            let orders: Vec<String> = g
-                .orders
-                .iter()
-                .flat_map(|o| match o.as_str() {
-                    ALL_COLUMN_ORDERS => {
-                        column_permutations(b.width as u32).into_iter().map(|p| OrderSpec::Columns(p).name()).collect()
-                    }
-                    _ => vec![o.clone()],
-                })
-                .collect();
             for &encoding in &g.encodings {
-                for order in &orders {
-                    for &pass in &g.passes {
-                        for &terminal in &g.terminal {
-                            for &image in &g.image {
-                                for &threads in &g.threads {
-                                    for (manager, swept) in &managers {
-                                        runs.push(RunSpec {
-                                            width: b.width,
-                                            height: b.height,
-                                            encoding,
-                                            order: order.clone(),
-                                            pass,
-                                            terminal,
-                                            image,
-                                            threads,
-                                            limits: self.limits.clone(),
-                                            manager: manager.clone(),
-                                            swept: *swept,
-                                            repeat: 1,
-                                            checkpoint: None,
-                                        });
-                                    }
-                                }
-                            }
-                        }
-                    }
+                for order in Self::orders(g, b) {
+                    runs.push(RunSpec {
+                        limits: self.limits.clone(),
+                        ..RunSpec::new(Pass::Count, *b, encoding, order)
+                    });
                 }
             }
+        }
+        runs = cross(runs, &g.passes, |r, v| r.pass = v);
+        runs = cross(runs, &g.terminal, |r, v| r.terminal = v);
+        runs = cross(runs, &g.image, |r, v| r.image = v);
+        runs = cross(runs, &g.threads, |r, v| r.threads = v);
+        runs = cross(runs, &managers, |r, (manager, swept)| {
+            r.manager = manager.clone();
+            r.swept = swept;
+        });
+        for run in &runs {
+            run.validate().map_err(|e| format!("{at}.{e}"))?;
         }
         Ok(runs)
     }

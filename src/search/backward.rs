@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume, TerminalStrategy};
+use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume};
 use super::phases::{Phase, Phases};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
 use super::transition::{with_retry, Transition};
@@ -139,7 +139,7 @@ fn solve_on_pool(
     mut on_ply: impl FnMut(&SolvePly),
     mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
-    if matches!(opts.terminal, TerminalStrategy::Off | TerminalStrategy::Fused) {
+    if !opts.terminal.can_solve() {
         let reason = "solving needs the terminal states: use terminal whole or lines".to_string();
         return Err(Error::UnsupportedBoard { reason });
     }

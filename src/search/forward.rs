@@ -76,6 +76,14 @@ pub enum TerminalStrategy {
     Off,
 }
 
+impl TerminalStrategy {
+    /// Whether a solve can use it: the retrograde pass needs each ply's
+    /// terminal states on their own (whole or lines).
+    pub fn can_solve(self) -> bool {
+        matches!(self, TerminalStrategy::Whole | TerminalStrategy::Lines)
+    }
+}
+
 impl std::fmt::Display for TerminalStrategy {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())

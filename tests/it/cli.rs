@@ -296,3 +296,48 @@ fn complement_edge_sizes_stand_beside_the_plain_sizes() {
     assert_eq!(numbers[1], plain, "{line}");
     assert!(0 < numbers[0] && numbers[0] <= plain, "{line}");
 }
+
+#[test]
+fn a_run_is_checked_once_whichever_door_it_comes_in_by() {
+    use c4bdd::encoding::EncodingKind;
+    use c4bdd::run::{Pass, RunSpec};
+    use c4bdd::search::TerminalStrategy;
+    let dir = tempfile::tempdir().unwrap();
+    let size = BoardSize::new(4, 4).unwrap();
+    let base = |pass| RunSpec::new(pass, size, EncodingKind::Compressed, "paper".into());
+    // (a run the library refuses, the same run from the command line, and in a spec)
+    let cases: Vec<(RunSpec, Vec<&str>, &str)> = vec![
+        (
+            RunSpec { limits: c4bdd::run::Limits { max_nodes: Some(1), ..Default::default() }, ..base(Pass::Count) },
+            vec!["count", "--max-nodes", "1"],
+            "[limits]\nmax_nodes = 1",
+        ),
+        (RunSpec { threads: 0, ..base(Pass::Count) }, vec!["count", "--threads", "0"], "threads = [0]"),
+        (
+            RunSpec { terminal: TerminalStrategy::Fused, ..base(Pass::Solve) },
+            vec!["solve", "--terminal", "fused"],
+            "passes = [\"solve\"]\nterminal = [\"fused\"]",
+        ),
+        (
+            RunSpec {
+                manager: c4bdd::run::ManagerSettings { gc_growth: 0.5, ..Default::default() },
+                ..base(Pass::Count)
+            },
+            vec!["count", "--gc-growth", "0.5"],
+            "gc_growth = [0.5]",
+        ),
+    ];
+    for (run, args, toml) in cases {
+        let message = run.validate().expect_err("the library refuses the run");
+        let mut cli = args.clone();
+        cli.extend(["-W", "4", "-H", "4", "--order", "paper"]);
+        let out = c4bdd(&cli);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end(), format!("error: {message}"), "{args:?}");
+        let spec = dir.path().join("door.toml");
+        std::fs::write(&spec, format!("name = \"door\"\n[grid]\nboards = [\"4x4\"]\n{toml}\n")).unwrap();
+        let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+        assert!(err.ends_with(&message), "{toml}: {err} should end with {message}");
+    }
+}

@@ -1,0 +1,266 @@
+//! The executor: one run, from its [`RunSpec`] to its [`Totals`], with every
+//! ply handed to a [`Sink`] as it finishes. `c4bdd count`, `c4bdd solve` and
+//! a sweep's worker all run through [`execute`]; they differ only in their
+//! sink (a console table, JSON lines to the sweep).
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::spec::{Pass, RunSpec};
+use crate::bdd::{Bdd, Stats};
+use crate::encoding::{Frame, StateSpace};
+use crate::error::InputError;
+use crate::search::backward::solve_resumable;
+use crate::search::{forward_from, Checkpoint, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly};
+use crate::search::{Transition, Value};
+
+/// What a run reports as it goes. Every method has an empty default.
+pub trait Sink: Send {
+    /// The state space is built: the order's name and the threads the
+    /// operations run on (a pool that cannot be built is an error, never
+    /// fewer threads).
+    fn started(&mut self, _order: &str, _threads: usize) {}
+    /// The run continues from a checkpoint that holds `layers` counted plies
+    /// and `solved` solved plies (called before their records are shown).
+    fn resumed(&mut self, _layers: usize, _solved: usize) {}
+    /// A counted ply (a count's; resumed plies first).
+    fn counted(&mut self, _ply: &PlyRecord) {}
+    /// A solved ply, from the last ply down (resumed plies first).
+    fn solved(&mut self, _ply: &SolvePly) {}
+}
+
+/// A sink that ignores everything.
+impl Sink for () {}
+
+/// Totals of a run, finished or stopped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    pub positions: Option<u128>,
+    pub value: Option<Value>,
+    /// Bytes of the solution's ply files (written or not: their exact size).
+    pub solution_bytes: Option<u64>,
+    /// Wall time of the run, a resumed run's earlier plies included.
+    pub time_s: f64,
+    /// Wall time within the plies (the rest builds relations and checkpoints).
+    #[serde(default)]
+    pub plies_s: f64,
+    /// A solve's forward pass.
+    #[serde(default)]
+    pub forward_s: Option<f64>,
+    pub gc_s: f64,
+    #[serde(default)]
+    pub gc_runs: u64,
+    /// The plies' phases, added; `None` when a resumed ply has none or the
+    /// run stopped.
+    #[serde(default)]
+    pub phases: Option<Phases>,
+    pub peak_nodes: u64,
+    /// Nodes of the BDD of all plies (frame B renamed onto frame A), with
+    /// [`RunSpec::full_bdd`].
+    #[serde(default)]
+    pub full_bdd_nodes: Option<u64>,
+    /// The plies' BDD nodes summed, plain and with complement edges, with
+    /// [`RunSpec::complement_edges`].
+    #[serde(default)]
+    pub complement_edges: Option<(u64, u64)>,
+}
+
+/// A run that stopped: the error, and what it had reached.
+#[derive(Debug)]
+pub struct Stopped {
+    pub error: anyhow::Error,
+    pub reached: Box<Totals>,
+}
+
+/// A finished run: its totals and the manager's statistics.
+pub struct Finished {
+    pub totals: Totals,
+    pub stats: Stats,
+}
+
+/// Run `spec` (validated first: an invalid run stops before any work, with
+/// the message of [`RunSpec::validate`]).
+pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped> {
+    let start = Instant::now();
+    let early = |error: anyhow::Error| Stopped { error, reached: Box::default() };
+    spec.validate().map_err(|e| early(InputError(e).into()))?;
+    let order = spec.order_spec().map_err(|e| early(InputError(e).into()))?;
+    // A solution folder is checked before any work.
+    let writer = match &spec.solution {
+        Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| early(e.into()))?),
+        None => None,
+    };
+    let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config()).map_err(|e| early(e.into()))?;
+    sink.started(&space.order_name, space.manager.threads());
+    let result = match spec.pass {
+        Pass::Count => count(spec, &mut space, sink),
+        Pass::Solve => solve(spec, &mut space, writer, sink),
+    };
+    match result {
+        Ok(totals) => Ok(Finished { totals, stats: space.manager.stats() }),
+        Err(error) => {
+            let stats = space.manager.stats();
+            let reached = Totals {
+                time_s: start.elapsed().as_secs_f64(),
+                gc_s: stats.gc_time.as_secs_f64(),
+                gc_runs: stats.gc_runs,
+                peak_nodes: stats.peak_live,
+                ..Totals::default()
+            };
+            Err(Stopped { error, reached: Box::new(reached) })
+        }
+    }
+}
+
+/// The forward pass alone, optionally checkpointed, with the figures a count
+/// may add (the BDD of all plies, complement-edge sizes).
+fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<Totals> {
+    let opts = spec.forward_options();
+    let rules = Transition::build(space, &opts)?;
+    let (mut checkpoint, resume) = match &spec.checkpoint {
+        Some(dir) => {
+            let (c, r) = Checkpoint::open(dir, space, &opts)?;
+            (Some(c), r)
+        }
+        None => (None, None),
+    };
+    let mut records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
+    if !records.is_empty() {
+        sink.resumed(records.len(), 0);
+    }
+    records.iter().for_each(|r| sink.counted(r));
+    let earlier: f64 = records.iter().map(|r| r.time_s).sum();
+    let mut extra = CountFigures::new(spec, space)?;
+    let result = forward_from(space, &rules, resume, false, false, |space, r, states| {
+        sink.counted(r);
+        records.push(*r);
+        extra.add(space, &rules, r, states)?;
+        checkpoint.as_mut().map_or(Ok(()), |c| c.save(space, &records, states))
+    });
+    let (summary, _) = result.with_context(|| match records.last() {
+        Some(r) => format!("count of board {} stopped at ply {}", spec.size(), r.ply + 1),
+        None => format!("count of board {} stopped while building the transition relations", spec.size()),
+    })?;
+    rules.release(&mut space.manager);
+    let full_bdd_nodes = extra.full_bdd_nodes(space, summary.positions)?;
+    Ok(Totals {
+        positions: Some(summary.positions),
+        time_s: earlier + summary.time_s,
+        plies_s: summary.plies.iter().map(|p| p.time_s).sum(),
+        gc_s: summary.gc_s,
+        gc_runs: summary.gc_runs,
+        phases: summary.phases,
+        peak_nodes: summary.peak_nodes,
+        full_bdd_nodes,
+        complement_edges: extra.complement,
+        ..Totals::default()
+    })
+}
+
+/// The figures a count adds beside its plies, built ply by ply.
+struct CountFigures {
+    /// The renaming of frame B onto A and the union so far (pinned), with `full_bdd`.
+    full: Option<(crate::bdd::Renaming, Bdd)>,
+    /// Nodes summed over the plies: plain, with complement edges.
+    complement: Option<(u64, u64)>,
+}
+
+impl CountFigures {
+    fn new(spec: &RunSpec, space: &mut StateSpace) -> Result<CountFigures> {
+        let full = if spec.full_bdd { Some((space.b_to_a()?, Bdd::FALSE)) } else { None };
+        Ok(CountFigures { full, complement: spec.complement_edges.then_some((0, 0)) })
+    }
+
+    fn add(&mut self, space: &mut StateSpace, rules: &Transition, r: &PlyRecord, states: Bdd) -> crate::Result<()> {
+        if let Some((plain, with)) = self.complement.as_mut() {
+            *plain += r.bdd_nodes;
+            *with += space.manager.complement_edge_size(states) as u64;
+        }
+        if let Some((renaming, full)) = self.full.as_mut() {
+            // full := full ∨ states (over frame A); pinned across later collections.
+            let m = &mut space.manager;
+            let in_a = if rules.frame_of(r.ply) == Frame::B { m.rename(states, *renaming)? } else { states };
+            let union = m.or(*full, in_a)?;
+            m.pin(union);
+            m.unpin(*full);
+            *full = union;
+        }
+        Ok(())
+    }
+
+    /// The size of the union of all plies, checked against the plies' total.
+    fn full_bdd_nodes(&self, space: &StateSpace, positions: u128) -> Result<Option<u64>> {
+        let Some((_, full)) = self.full else { return Ok(None) };
+        let (count, nodes) = space.count_and_size(full, Frame::A);
+        if count != positions {
+            anyhow::bail!("the union of all plies counts {count} positions, the plies {positions}");
+        }
+        Ok(Some(nodes as u64))
+    }
+}
+
+/// Both passes, optionally checkpointed, storing the solution when asked.
+fn solve(
+    spec: &RunSpec,
+    space: &mut StateSpace,
+    mut writer: Option<SolutionWriter>,
+    sink: &mut dyn Sink,
+) -> Result<Totals> {
+    let opts = spec.forward_options();
+    let mut checkpoint = match &spec.checkpoint {
+        Some(dir) => Some(SolveCheckpoint::open(dir, space, &opts)?),
+        None => None,
+    };
+    let mut earlier = 0.0;
+    if let Some((_, resume)) = &checkpoint {
+        if !resume.forward.is_empty() {
+            sink.resumed(resume.forward.len(), resume.solved.len());
+        }
+        earlier =
+            resume.forward.iter().map(|p| p.time_s).sum::<f64>() + resume.solved.iter().map(|p| p.time_s).sum::<f64>();
+        if let Some(w) = writer.as_mut() {
+            for p in &resume.solved {
+                w.adopt(p.ply).with_context(|| {
+                    format!("ply {} was solved before; resume with the same solution folder", p.ply)
+                })?;
+            }
+        }
+    }
+    let mut lowest = None;
+    let summary = solve_resumable(
+        space,
+        &opts,
+        checkpoint.as_mut().map(|(c, r)| (c, std::mem::take(r))),
+        |p| {
+            lowest = Some(p.ply);
+            sink.solved(p);
+        },
+        |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
+    )
+    .with_context(|| match lowest {
+        Some(ply) => format!("solve of board {} stopped at ply {}", spec.size(), ply.saturating_sub(1)),
+        None => format!("solve of board {} stopped in the forward pass", spec.size()),
+    })?;
+    let solution_bytes = match writer {
+        Some(w) => w.finish(space, &spec.order_spec().map_err(anyhow::Error::msg)?, summary.value)?.total_bytes,
+        // Each ply's file holds its win and lost BDDs.
+        None => summary.plies.iter().map(|p| space.manager.saved_size(p.nodes, 2)).sum(),
+    };
+    let plies_s = summary.forward.plies.iter().map(|p| p.time_s).sum::<f64>()
+        + summary.plies.iter().map(|p| p.time_s).sum::<f64>();
+    Ok(Totals {
+        positions: Some(summary.plies.iter().map(|p| p.total).sum()),
+        value: Some(summary.value),
+        solution_bytes: Some(solution_bytes),
+        time_s: earlier + summary.time_s,
+        plies_s,
+        forward_s: Some(summary.forward.time_s),
+        gc_s: summary.gc_s,
+        gc_runs: space.manager.stats().gc_runs,
+        phases: summary.phases,
+        peak_nodes: summary.peak_nodes,
+        ..Totals::default()
+    })
+}

@@ -1,0 +1,15 @@
+//! A run: its description ([`RunSpec`], checked by [`RunSpec::validate`])
+//! and its executor ([`execute`]), which streams each finished ply to a
+//! [`Sink`] and returns the run's [`Totals`].
+//!
+//! The data flows one way: a sweep's spec or the command line builds a
+//! `RunSpec`; the executor builds the state space (`encoding`) and runs the
+//! passes (`search`) on the BDD core (`bdd`); its rows go to the sink, and
+//! from a sweep to the archive that the report reads.
+
+mod exec;
+mod spec;
+
+pub use exec::{execute, Finished, Sink, Stopped, Totals};
+pub(crate) use spec::one_repeat;
+pub use spec::{Limits, ManagerSettings, Pass, RunSpec, Swept, MAX_CACHE_RATIO, MIN_MAX_NODES};

@@ -1,0 +1,332 @@
+//! One run: its board, encoding, order, pass, strategies, limits and manager
+//! settings, where it keeps its checkpoint and solution, and the key that
+//! names it in results. A sweep's spec expands into runs, and `c4bdd count`
+//! and `c4bdd solve` build one from their options; either way
+//! [`RunSpec::validate`] checks it.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bdd::{Config, GcCache, MAX_THREADS};
+use crate::encoding::{EncodingKind, OrderSpec};
+use crate::game::BoardSize;
+use crate::search::{ForwardOptions, ImageStrategy, TerminalStrategy};
+
+/// A search pass.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pass {
+    /// The forward pass: positions per ply.
+    #[default]
+    Count,
+    /// Forward and retrograde passes: won, drawn, lost per ply.
+    Solve,
+}
+
+impl Pass {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::Count => "count",
+            Pass::Solve => "solve",
+        }
+    }
+}
+
+impl std::fmt::Display for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+pub(crate) fn one_repeat() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Fewest node slots a run may be limited to.
+pub const MIN_MAX_NODES: usize = 16;
+
+/// Per-run limits; a run that reaches one is recorded with that status. A
+/// sweep applies all three (`[limits]`); `count` and `solve` take the node
+/// limit (`--max-nodes`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Wall time; the run is killed after it.
+    #[arg(skip)]
+    pub time_s: Option<f64>,
+    /// Most BDD node slots (default: 2^32 - 1); reaching it stops the run
+    /// with exit status 3, keeping the finished plies.
+    #[arg(long)]
+    pub max_nodes: Option<usize>,
+    /// Address-space limit of the run's process.
+    #[arg(skip)]
+    pub memory_bytes: Option<f64>,
+}
+
+impl Limits {
+    /// Check the limits; the message names the key and the value.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(t) = self.time_s.filter(|t| t.is_nan() || *t <= 0.0) {
+            return Err(format!("time_s: {t} must be positive"));
+        }
+        if let Some(m) = self.memory_bytes.filter(|m| m.is_nan() || *m < 1e6) {
+            return Err(format!("memory_bytes: {m} must be at least 1e6"));
+        }
+        if let Some(n) = self.max_nodes.filter(|&n| n < MIN_MAX_NODES) {
+            return Err(format!("max_nodes: {n} must be at least {MIN_MAX_NODES}"));
+        }
+        Ok(())
+    }
+}
+
+/// The manager's settings: a spec's `[manager]` table (and grid axes), or
+/// the options of `count` and `solve`. The pass's defaults
+/// ([`Config::for_count`], [`Config::default`]) fill what is absent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
+#[serde(deny_unknown_fields, default)]
+pub struct ManagerSettings {
+    /// Collect garbage once this many nodes are alive (default: 4194304 for a count, 1048576 for a solve)...
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_min_live: Option<usize>,
+    /// ...or once the live nodes have grown by this factor since the last collection.
+    #[arg(long, default_value_t = Config::default().gc_growth)]
+    pub gc_growth: f64,
+    /// Node slots per computed-cache entry (1 = as many entries as slots).
+    #[arg(long, default_value_t = Config::default().cache_ratio)]
+    pub cache_ratio: usize,
+    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
+    #[arg(long, default_value_t = Config::default().max_cache_entries)]
+    pub max_cache_entries: usize,
+    /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_cache_entries: Option<usize>,
+    /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
+    #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
+    pub gc_cache: GcCache,
+}
+
+impl Default for ManagerSettings {
+    fn default() -> ManagerSettings {
+        let c = Config::default();
+        ManagerSettings {
+            gc_min_live: None,
+            gc_growth: c.gc_growth,
+            cache_ratio: c.cache_ratio,
+            max_cache_entries: c.max_cache_entries,
+            min_cache_entries: None,
+            gc_cache: c.gc_cache,
+        }
+    }
+}
+
+impl ManagerSettings {
+    /// Check the settings; the message names the key and the value.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.gc_growth >= 1.0 && self.gc_growth.is_finite()) {
+            return Err(format!("gc_growth: {} must be a number of at least 1", self.gc_growth));
+        }
+        if !(1..=MAX_CACHE_RATIO).contains(&self.cache_ratio) {
+            return Err(format!("cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.cache_ratio));
+        }
+        crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("max_cache_entries: {e}"))?;
+        match self.min_cache_entries.map(crate::bdd::check_cache_entries) {
+            Some(Err(e)) => Err(format!("min_cache_entries: {e}")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Most node slots per computed-cache entry.
+pub const MAX_CACHE_RATIO: usize = 1024;
+
+/// Which manager settings a run's grid sweeps as axes: those are named in
+/// its key, so that runs differing only in them are told apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Swept {
+    pub cache_ratio: bool,
+    pub gc_growth: bool,
+    #[serde(default)]
+    pub max_cache_entries: bool,
+    #[serde(default)]
+    pub gc_cache: bool,
+    #[serde(default)]
+    pub min_cache_entries: bool,
+}
+
+impl Swept {
+    fn is_none(&self) -> bool {
+        *self == Swept::default()
+    }
+}
+
+/// One run of a sweep: everything a worker needs, and the row's identity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    pub width: u8,
+    pub height: u8,
+    pub encoding: EncodingKind,
+    pub order: String,
+    pub pass: Pass,
+    pub terminal: TerminalStrategy,
+    pub image: ImageStrategy,
+    /// Threads of the BDD operations (part of the key when more than one).
+    #[serde(default = "crate::bdd::one_thread")]
+    pub threads: usize,
+    pub limits: Limits,
+    pub manager: ManagerSettings,
+    /// The manager settings its grid sweeps (part of the key).
+    #[serde(default, skip_serializing_if = "Swept::is_none")]
+    pub swept: Swept,
+    /// Which repetition of the run this is, from 1 (part of the key when more).
+    #[serde(default = "one_repeat", skip_serializing_if = "is_one")]
+    pub repeat: u32,
+    /// Where the run saves its finished plies and resumes from (set by the
+    /// runner when the spec asks for checkpoints; not part of the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<PathBuf>,
+    /// Where a solve stores its solution (not part of the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<PathBuf>,
+    /// A count also puts all plies into one BDD and reports its size.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub full_bdd: bool,
+    /// A count also reports the plies' sizes with complement edges.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub complement_edges: bool,
+}
+
+impl RunSpec {
+    /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
+    /// then `/N-threads` when the operations run on N > 1 threads, then
+    /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P` and `/min-cache-E`
+    /// when its grid sweeps the cache ratio, the GC growth factor, the cap on
+    /// cache entries, what collections do with the cache or the cache's
+    /// floor, then
+    /// `/repeat-k` for its `k`-th repetition (`k > 1`).
+    pub fn key(&self) -> String {
+        let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
+        if self.swept.cache_ratio {
+            extra += &format!("/cache-{}", self.manager.cache_ratio);
+        }
+        if self.swept.gc_growth {
+            extra += &format!("/gc-{}", self.manager.gc_growth);
+        }
+        if self.swept.max_cache_entries {
+            extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
+        }
+        if self.swept.gc_cache {
+            extra += &format!("/gc-cache-{}", self.manager.gc_cache);
+        }
+        if self.swept.min_cache_entries {
+            extra += &format!("/min-cache-{}", self.config().min_cache_entries);
+        }
+        if self.repeat > 1 {
+            extra += &format!("/repeat-{}", self.repeat);
+        }
+        format!(
+            "{}x{}/{}/{}/{}/{}/{}{extra}",
+            self.width,
+            self.height,
+            self.encoding.name(),
+            self.order,
+            self.pass.name(),
+            self.terminal,
+            self.image
+        )
+    }
+
+    /// A run of `pass` with the defaults of everything else.
+    pub fn new(pass: Pass, size: BoardSize, encoding: EncodingKind, order: String) -> RunSpec {
+        RunSpec {
+            width: size.width,
+            height: size.height,
+            encoding,
+            order,
+            pass,
+            terminal: TerminalStrategy::Whole,
+            image: ImageStrategy::InPlace,
+            threads: 1,
+            limits: Limits::default(),
+            manager: ManagerSettings::default(),
+            swept: Swept::default(),
+            repeat: 1,
+            checkpoint: None,
+            solution: None,
+            full_bdd: false,
+            complement_edges: false,
+        }
+    }
+
+    /// Check the run as a whole: every door that makes a run (a spec, the
+    /// command line) gets the same one-line message, naming the key and the
+    /// value.
+    pub fn validate(&self) -> Result<(), String> {
+        BoardSize::new(self.width as u32, self.height as u32).map_err(|e| e.to_string())?;
+        self.order_spec().map_err(|e| format!("order: {e}"))?;
+        if self.pass == Pass::Solve && !self.terminal.can_solve() {
+            return Err(format!("terminal: {} cannot solve: solving needs whole or lines", self.terminal));
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(format!("threads: {} must be 1 to {MAX_THREADS}", self.threads));
+        }
+        if self.pass == Pass::Count && self.solution.is_some() {
+            return Err("solution: a count has no solution to store".into());
+        }
+        if self.pass == Pass::Solve && (self.full_bdd || self.complement_edges) {
+            return Err("full_bdd and complement_edges are figures of a count, not of a solve".into());
+        }
+        if self.full_bdd && self.checkpoint.is_some() {
+            return Err("full_bdd: a checkpointed count cannot build the BDD of all plies".into());
+        }
+        self.limits.check()?;
+        self.manager.check()
+    }
+
+    /// The board.
+    pub fn size(&self) -> BoardSize {
+        BoardSize { width: self.width, height: self.height }
+    }
+
+    /// The variable order, parsed.
+    pub fn order_spec(&self) -> Result<OrderSpec, String> {
+        self.order.parse()
+    }
+
+    /// The forward pass's strategies.
+    pub fn forward_options(&self) -> ForwardOptions {
+        ForwardOptions { image: self.image, terminal: self.terminal }
+    }
+
+    /// The manager configuration of this run: its pass's defaults
+    /// (`Config::for_count` or `Config::default`) with the spec's settings.
+    pub fn config(&self) -> Config {
+        let defaults = match self.pass {
+            Pass::Count => Config::for_count(),
+            Pass::Solve => Config::default(),
+        };
+        Config {
+            max_nodes: self.limits.max_nodes.unwrap_or(defaults.max_nodes),
+            gc_min_live: self.manager.gc_min_live.unwrap_or(defaults.gc_min_live),
+            gc_growth: self.manager.gc_growth,
+            cache_ratio: self.manager.cache_ratio,
+            max_cache_entries: self.manager.max_cache_entries,
+            min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
+            gc_cache: self.manager.gc_cache,
+            threads: self.threads,
+            ..defaults
+        }
+    }
+}
