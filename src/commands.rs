@@ -164,15 +164,18 @@ impl CsvOut {
     }
 }
 
-/// The console table of a run, and its `--csv` rows.
+/// The console table of a run, and its `--csv` rows (the file is created
+/// once the run's checks have passed).
 struct Console<'a> {
     spec: &'a RunSpec,
+    csv_path: Option<&'a Path>,
     csv: Option<CsvOut>,
     order: String,
 }
 
 impl Sink for Console<'_> {
-    fn started(&mut self, order: &str, threads: usize) {
+    fn started(&mut self, order: &str, threads: usize) -> Result<()> {
+        self.csv = CsvOut::open(self.csv_path)?;
         let s = self.spec;
         self.order = order.to_string();
         match s.pass {
@@ -201,6 +204,7 @@ impl Sink for Console<'_> {
                 );
             }
         }
+        Ok(())
     }
 
     fn resumed(&mut self, layers: usize, solved: usize) {
@@ -258,7 +262,7 @@ impl Sink for Console<'_> {
 /// Run `spec`, printing its table (and writing `--csv`); then its totals.
 fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
     spec.validate().map_err(InputError)?;
-    let mut console = Console { spec, csv: CsvOut::open(csv)?, order: spec.order.clone() };
+    let mut console = Console { spec, csv_path: csv, csv: None, order: spec.order.clone() };
     let finished = execute(spec, &mut console).map_err(|s| s.error)?;
     CsvOut::finish(console.csv)?;
     let t = &finished.totals;

@@ -19,11 +19,40 @@ use super::record::{PlyRow, RunRow, Status};
 use super::spec::RunSpec;
 use super::worker::Line;
 use crate::run::Totals;
+use crate::search::{PlyRecord, SolvePly};
 
 /// Run one spec in a child process; `on_ply` gets each ply row as it arrives.
 /// Blocks until the child has exited and been reaped.
 pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result<RunRow> {
     let key = run.key();
+    let start = Instant::now();
+    let mut child = spawn_worker(run)?;
+    let pid = child.id() as libc::pid_t;
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.stdout.take().expect("piped stdout");
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if line.is_err() || tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let seen = follow(run, pid, start, &rx, |p| on_ply(p.row(&key)));
+    let _ = reader.join();
+    let stderr_text = errors.join().unwrap_or_default();
+    let (wait_status, rusage) = wait_child(pid)?;
+    let (status, message) = outcome(run, &seen, wait_status, &stderr_text);
+    Ok(make_row(run, key, &seen, status, message, &rusage, start.elapsed().as_secs_f64()))
+}
+
+/// Start the worker for `run`, with its memory limit, dying with the sweep.
+fn spawn_worker(run: &RunSpec) -> Result<std::process::Child> {
     // /proc/self/exe names this very binary even if the file was replaced
     // (e.g. rebuilt) since the sweep started.
     let exe = if Path::new("/proc/self/exe").exists() {
@@ -37,8 +66,8 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     let memory = run.limits.memory_bytes.map(|m| m as libc::rlim_t);
     // SAFETY: getpid has no preconditions.
     let parent = unsafe { libc::getpid() };
-    // The parent-death signal fires when the spawning *thread* ends; this
-    // function blocks until the child is reaped, so that is never earlier.
+    // The parent-death signal fires when the spawning *thread* ends; the
+    // caller blocks until the child is reaped, so that is never earlier.
     // A parent that died before the signal was asked for sends none: then
     // the child stops before it runs anything.
     // SAFETY: only async-signal-safe system calls run between fork and exec.
@@ -56,66 +85,82 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
             Ok(())
         });
     }
-    let start = Instant::now();
-    let mut child = cmd.spawn().context("cannot start a worker process")?;
-    let pid = child.id() as libc::pid_t;
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.stdout.take().expect("piped stdout");
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if line.is_err() || tx.send(line.unwrap()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut stderr = child.stderr.take().expect("piped stderr");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
+    cmd.spawn().context("cannot start a worker process")
+}
 
-    let mut totals: Option<Totals> = None;
-    let mut done = false;
-    let mut ply_count = 0;
-    let mut killed = false;
+/// A ply line of the worker.
+enum Ply {
+    Counted(PlyRecord),
+    Solved(SolvePly),
+}
+
+impl Ply {
+    fn row(&self, key: &str) -> PlyRow {
+        match self {
+            Ply::Counted(p) => PlyRow::counted(key, p),
+            Ply::Solved(p) => PlyRow::solved(key, p),
+        }
+    }
+}
+
+/// What the parent saw of a worker.
+#[derive(Default)]
+struct Seen {
+    totals: Option<Totals>,
+    /// The worker said it finished.
+    done: bool,
+    plies: u32,
+    /// The parent killed it at its time limit.
+    killed: bool,
+}
+
+/// Read the worker's lines until its output closes, killing it at the time limit.
+fn follow(
+    run: &RunSpec,
+    pid: libc::pid_t,
+    start: Instant,
+    rx: &mpsc::Receiver<String>,
+    mut on_ply: impl FnMut(Ply),
+) -> Seen {
+    let mut seen = Seen::default();
     loop {
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(text) => match serde_json::from_str::<Line>(&text) {
                 Ok(Line::Ply(p)) => {
-                    on_ply(PlyRow::counted(&key, &p));
-                    ply_count += 1;
+                    on_ply(Ply::Counted(p));
+                    seen.plies += 1;
                 }
                 Ok(Line::Solved(p)) => {
-                    on_ply(PlyRow::solved(&key, &p));
-                    ply_count += 1;
+                    on_ply(Ply::Solved(p));
+                    seen.plies += 1;
                 }
                 Ok(Line::Done(t)) => {
-                    totals = Some(t);
-                    done = true;
+                    seen.totals = Some(t);
+                    seen.done = true;
                 }
-                Ok(Line::Stopped(t)) => totals = Some(t),
+                Ok(Line::Stopped(t)) => seen.totals = Some(t),
                 Err(_) => {}
             },
             Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return seen,
         }
-        if !killed && run.limits.time_s.is_some_and(|t| start.elapsed().as_secs_f64() > t) {
+        if !seen.killed && run.limits.time_s.is_some_and(|t| start.elapsed().as_secs_f64() > t) {
             // SAFETY: plain kill(2) of our own child, which has not been reaped yet.
             unsafe { libc::kill(pid, libc::SIGKILL) };
-            killed = true;
+            seen.killed = true;
         }
     }
-    let _ = reader.join();
-    let stderr_text = errors.join().unwrap_or_default();
-    let (status_code, rusage) = wait_child(pid)?;
-    let elapsed = start.elapsed().as_secs_f64();
-    let message = stderr_text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
-    let signaled = libc::WIFSIGNALED(status_code);
-    let exit = libc::WIFEXITED(status_code).then(|| libc::WEXITSTATUS(status_code));
-    let status = if done && exit == Some(0) {
+}
+
+/// The run's status and message, from what was seen, how the worker ended
+/// and its last line on stderr.
+fn outcome(run: &RunSpec, seen: &Seen, wait_status: i32, stderr: &str) -> (Status, String) {
+    let message = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+    let signaled = libc::WIFSIGNALED(wait_status);
+    let exit = libc::WIFEXITED(wait_status).then(|| libc::WEXITSTATUS(wait_status));
+    let status = if seen.done && exit == Some(0) {
         Status::Ok
-    } else if killed {
+    } else if seen.killed {
         Status::TimeLimit
     } else if exit == Some(3) {
         Status::NodeLimit
@@ -124,19 +169,30 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
     } else {
         Status::Error
     };
-    let ok = status == Status::Ok;
     let message = match status {
         Status::Ok => String::new(),
         Status::TimeLimit => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
-        _ if signaled && message.is_empty() => {
-            format!("worker killed by signal {}", libc::WTERMSIG(status_code))
-        }
+        _ if signaled && message.is_empty() => format!("worker killed by signal {}", libc::WTERMSIG(wait_status)),
         _ => message,
     };
-    let totals = totals.unwrap_or_default();
+    (status, message)
+}
+
+/// The run's row: its settings, and what it reached (totals only when it finished).
+fn make_row(
+    run: &RunSpec,
+    key: String,
+    seen: &Seen,
+    status: Status,
+    message: String,
+    rusage: &libc::rusage,
+    elapsed_s: f64,
+) -> RunRow {
+    let ok = status == Status::Ok;
+    let totals = seen.totals.clone().unwrap_or_default();
     let phases = totals.phases.filter(|_| ok);
     let config = run.config();
-    Ok(RunRow {
+    RunRow {
         run: key,
         width: run.width,
         height: run.height,
@@ -146,8 +202,8 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         terminal: run.terminal,
         image: run.image,
         positions: if ok { totals.positions } else { None },
-        plies: ply_count,
-        time_s: if ok { totals.time_s } else { elapsed },
+        plies: seen.plies,
+        time_s: if ok { totals.time_s } else { elapsed_s },
         cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
         gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
         peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
@@ -171,7 +227,7 @@ pub(crate) fn run_child(run: &RunSpec, mut on_ply: impl FnMut(PlyRow)) -> Result
         max_cache_entries: Some(config.max_cache_entries as u64),
         gc_cache: Some(config.gc_cache),
         min_cache_entries: Some(config.min_cache_entries as u64),
-    })
+    }
 }
 
 fn seconds(t: libc::timeval) -> f64 {

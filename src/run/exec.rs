@@ -18,10 +18,13 @@ use crate::search::{Transition, Value};
 
 /// What a run reports as it goes. Every method has an empty default.
 pub trait Sink: Send {
-    /// The state space is built: the order's name and the threads the
-    /// operations run on (a pool that cannot be built is an error, never
-    /// fewer threads).
-    fn started(&mut self, _order: &str, _threads: usize) {}
+    /// The run's checks passed (its solution folder among them) and its state
+    /// space is built: the order's name and the threads the operations run
+    /// on (a pool that cannot be built is an error, never fewer threads).
+    /// An error here stops the run before any work.
+    fn started(&mut self, _order: &str, _threads: usize) -> Result<()> {
+        Ok(())
+    }
     /// The run continues from a checkpoint that holds `layers` counted plies
     /// and `solved` solved plies (called before their records are shown).
     fn resumed(&mut self, _layers: usize, _solved: usize) {}
@@ -93,7 +96,7 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
         None => None,
     };
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config()).map_err(|e| early(e.into()))?;
-    sink.started(&space.order_name, space.manager.threads());
+    sink.started(&space.order_name, space.manager.threads()).map_err(early)?;
     let result = match spec.pass {
         Pass::Count => count(spec, &mut space, sink),
         Pass::Solve => solve(spec, &mut space, writer, sink),

@@ -131,6 +131,16 @@ pub fn solve_resumable(
     space.on_pool(|space| solve_on_pool(space, opts, checkpoint, on_ply, store))
 }
 
+/// The sets of one solved ply, from the view of the player to move; `draw`
+/// and `lost` stay pinned while the ply below needs them, `win` only until
+/// it is stored.
+#[derive(Clone, Copy)]
+struct Solved {
+    win: Bdd,
+    draw: Bdd,
+    lost: Bdd,
+}
+
 /// [`solve_resumable`] on the pool's thread.
 fn solve_on_pool(
     space: &mut StateSpace,
@@ -146,157 +156,43 @@ fn solve_on_pool(
     let start = Instant::now();
     let gc_before = space.manager.stats().gc_time;
     let rules = Transition::build(space, opts)?;
-    let (mut ck, resume) = match checkpoint {
+    let (mut ck, mut resume) = match checkpoint {
         Some((c, r)) => (Some(c), r),
         None => (None, SolveResume::default()),
     };
-    let mut layers = resume.layers;
-    let mut records = resume.forward.clone();
-    let from = layers.last().map(|&states| Resume { records: resume.forward, states });
-    let (forward, _) = forward_from(space, &rules, from, false, true, |space, record, states| {
-        space.manager.pin(states);
-        layers.push(states);
-        records.push(*record);
-        match ck.as_deref_mut() {
-            Some(c) => c.save_layer(space, &records, states),
-            None => Ok(()),
-        }
-    })?;
-    let n = space.size().cells();
-    let mut plies = Vec::with_capacity(n as usize + 1);
+    let (forward, layers, records) = forward_layers(space, &rules, &mut resume, &mut ck)?;
+    let mut plies = Vec::with_capacity(layers.len());
     for p in &resume.solved {
         on_ply(p);
         plies.push(*p);
     }
-    // (draw, lost) of the ply after the current one, pinned: the pre-images
-    // need no more of it (its win is released once it is stored).
-    let mut next: Option<(Bdd, Bdd)> = None;
-    // Whether the lowest ply solved so far has won and drawn positions.
-    let mut lowest_values = None;
-    if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
-        let states = layers[p.ply as usize];
-        let m = &mut space.manager;
-        let decided = pinned(m, |m| m.or(win, lost))?;
-        let draw = pinned(m, |m| m.diff(states, decided))?;
-        m.unpin(decided);
-        m.unpin(win);
-        next = Some((draw, lost));
-        lowest_values = Some((win != Bdd::FALSE, draw != Bdd::FALSE));
-    }
-    // The states of solved plies are not needed again (the loop unpins the rest).
-    for p in &resume.solved {
-        space.manager.unpin(layers[p.ply as usize]);
-    }
-    let lowest_solved = resume.solved.last().map_or(n + 1, |p| p.ply);
+    // The ply after the current one (its win is released once it is stored).
+    let mut next = take_up(space, &resume, &layers)?;
+    let lowest_solved = resume.solved.last().map_or(layers.len() as u32, |p| p.ply);
     for i in (0..lowest_solved).rev() {
-        let ply_start = Instant::now();
-        let mut phases = Phases::default();
-        // What the ply before left behind (only pinned sets survive), collected
-        // under the GC policy as part of this ply.
-        phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-        let frame = rules.frame_of(i);
-        let states = layers[i as usize];
-        // (win, draw, lost), pinned, and the terminal states where this ply
-        // splits them off (the last ply; see the module documentation).
-        let (win, draw, lost, terminal) = match next {
-            None => {
-                let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
-                space.manager.pin(alive);
-                space.manager.pin(terminal);
-                (Bdd::FALSE, alive, terminal, Some(terminal))
-            }
-            Some((next_draw, next_lost)) => {
-                let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_lost))?;
-                space.manager.pin(to_lost);
-                let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next_draw))?;
-                space.manager.pin(to_draw);
-                let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
-                    let m = &mut s.manager;
-                    let r = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
-                    for f in [r.0, r.1, r.2] {
-                        m.pin(f);
-                    }
-                    m.unpin(to_lost);
-                    m.unpin(to_draw);
-                    Ok::<_, Error>(r)
-                })?;
-                (win, draw, lost, None)
-            }
-        };
-        // The terminal count: counted above, by the forward pass, or (in a
-        // checkpoint made before the forward pass counted it) split off for it.
-        let terminal = match (terminal, records[i as usize].terminal) {
-            (None, None) => {
-                let (_, t) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
-                Some(t)
-            }
-            (t, _) => t,
-        };
-        // One memo for all counts: the plies' sets share most of their nodes.
-        // The stored nodes are those of win and lost, added first. Both only
-        // read the node table, so `store` runs beside the counting.
-        let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
-            let s = &*s;
-            let count = || {
-                let mut counter = s.manager.counter(s.layout.set(frame));
-                counter.add(win);
-                counter.add(lost);
-                let nodes = counter.visited() as u64;
-                counter.add(draw);
-                if let Some(t) = terminal {
-                    counter.add(t);
-                }
-                let counts = [win, lost, draw].map(|f| counter.count(f));
-                (nodes, counts, terminal.map(|t| counter.count(t)))
-            };
-            let mut save = || store(s, i, win, lost);
-            match s.manager.threads() {
-                1 => (count(), save()),
-                _ => rayon::join(count, save),
-            }
-        });
-        stored?;
-        let t = t.or(records[i as usize].terminal).expect("the terminal states were counted");
-        let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
-        let record = SolvePly {
-            ply: i,
-            won: if i % 2 == 0 { w } else { l },
-            drawn: d,
-            lost: if i % 2 == 0 { l } else { w },
-            total: records[i as usize].states,
-            terminal: t,
-            nodes,
-            time_s: ply_start.elapsed().as_secs_f64(),
-            rss_bytes,
-            peak_rss_bytes,
-            phases: Some(phases),
-        };
-        assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
+        let (record, sets) = solve_ply(space, &rules, i, layers[i as usize], next, &records[i as usize], &mut store)?;
         on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
-            c.save_solved(space, &record, win, lost)?;
+            c.save_solved(space, &record, sets.win, sets.lost)?;
         }
         let m = &mut space.manager;
-        for f in [win, states] {
-            m.unpin(f);
+        m.unpin(sets.win);
+        m.unpin(layers[i as usize]);
+        if let Some(n) = next {
+            m.unpin(n.draw);
+            m.unpin(n.lost);
         }
-        if let Some((a, b)) = next {
-            m.unpin(a);
-            m.unpin(b);
-        }
-        next = Some((draw, lost));
-        lowest_values = Some((win != Bdd::FALSE, draw != Bdd::FALSE));
+        next = Some(sets);
     }
-    let value = match lowest_values.expect("ply 0 was solved") {
+    let lowest = next.expect("ply 0 was solved");
+    let value = match (lowest.win != Bdd::FALSE, lowest.draw != Bdd::FALSE) {
         (true, _) => Value::FirstPlayerWins,
         (false, true) => Value::Draw,
         (false, false) => Value::SecondPlayerWins,
     };
-    if let Some((a, b)) = next {
-        space.manager.unpin(a);
-        space.manager.unpin(b);
-    }
+    space.manager.unpin(lowest.draw);
+    space.manager.unpin(lowest.lost);
     rules.release(&mut space.manager);
     plies.reverse();
     let phases = Phases::total(records.iter().map(|p| p.phases).chain(plies.iter().map(|p| p.phases)));
@@ -310,4 +206,146 @@ fn solve_on_pool(
         phases,
         peak_nodes: stats.peak_live,
     })
+}
+
+/// The forward pass that keeps every ply's states (pinned), from the
+/// checkpoint's layers on, saving each new layer to the checkpoint.
+fn forward_layers(
+    space: &mut StateSpace,
+    rules: &Transition,
+    resume: &mut SolveResume,
+    ck: &mut Option<&mut SolveCheckpoint>,
+) -> Result<(ForwardSummary, Vec<Bdd>, Vec<super::PlyRecord>)> {
+    let mut layers = std::mem::take(&mut resume.layers);
+    let mut records = resume.forward.clone();
+    let from = layers.last().map(|&states| Resume { records: std::mem::take(&mut resume.forward), states });
+    let (forward, _) = forward_from(space, rules, from, false, true, |space, record, states| {
+        space.manager.pin(states);
+        layers.push(states);
+        records.push(*record);
+        match ck.as_deref_mut() {
+            Some(c) => c.save_layer(space, &records, states),
+            None => Ok(()),
+        }
+    })?;
+    Ok((forward, layers, records))
+}
+
+/// The lowest solved ply of a checkpoint as the next ply's sets (its draw
+/// rebuilt from its states), pinned; the states of every solved ply unpinned.
+fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &[Bdd]) -> Result<Option<Solved>> {
+    let mut next = None;
+    if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
+        let states = layers[p.ply as usize];
+        let m = &mut space.manager;
+        let decided = pinned(m, |m| m.or(win, lost))?;
+        let draw = pinned(m, |m| m.diff(states, decided))?;
+        m.unpin(decided);
+        m.unpin(win);
+        next = Some(Solved { win, draw, lost });
+    }
+    // The states of solved plies are not needed again (the loop unpins the rest).
+    for p in &resume.solved {
+        space.manager.unpin(layers[p.ply as usize]);
+    }
+    Ok(next)
+}
+
+/// Solve ply `i` from its states and the next ply's sets: its record, and its
+/// sets (all three pinned). `store` gets its win and lost while they are counted.
+fn solve_ply(
+    space: &mut StateSpace,
+    rules: &Transition,
+    i: u32,
+    states: Bdd,
+    next: Option<Solved>,
+    forward: &super::PlyRecord,
+    store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
+) -> Result<(SolvePly, Solved)> {
+    let ply_start = Instant::now();
+    let mut phases = Phases::default();
+    // What the ply before left behind (only pinned sets survive), collected
+    // under the GC policy as part of this ply.
+    phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
+    let (sets, terminal) = classify(space, rules, i, states, next, &mut phases)?;
+    // The terminal count: counted above, by the forward pass, or (in a
+    // checkpoint made before the forward pass counted it) split off for it.
+    let terminal = match (terminal, forward.terminal) {
+        (None, None) => Some(phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?.1),
+        (t, _) => t,
+    };
+    let frame = rules.frame_of(i);
+    // One memo for all counts: the plies' sets share most of their nodes.
+    // The stored nodes are those of win and lost, added first. Both only
+    // read the node table, so `store` runs beside the counting.
+    let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
+        let s = &*s;
+        let count = || {
+            let mut counter = s.manager.counter(s.layout.set(frame));
+            counter.add(sets.win);
+            counter.add(sets.lost);
+            let nodes = counter.visited() as u64;
+            counter.add(sets.draw);
+            if let Some(t) = terminal {
+                counter.add(t);
+            }
+            let counts = [sets.win, sets.lost, sets.draw].map(|f| counter.count(f));
+            (nodes, counts, terminal.map(|t| counter.count(t)))
+        };
+        let mut save = || store(s, i, sets.win, sets.lost);
+        match s.manager.threads() {
+            1 => (count(), save()),
+            _ => rayon::join(count, save),
+        }
+    });
+    stored?;
+    let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
+    let record = SolvePly {
+        ply: i,
+        won: if i % 2 == 0 { w } else { l },
+        drawn: d,
+        lost: if i % 2 == 0 { l } else { w },
+        total: forward.states,
+        terminal: t.or(forward.terminal).expect("the terminal states were counted"),
+        nodes,
+        time_s: ply_start.elapsed().as_secs_f64(),
+        rss_bytes,
+        peak_rss_bytes,
+        phases: Some(phases),
+    };
+    assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");
+    Ok((record, sets))
+}
+
+/// Ply `i`'s win, draw and lost (pinned), and its terminal states where it
+/// splits them off (the last ply; see the module documentation).
+fn classify(
+    space: &mut StateSpace,
+    rules: &Transition,
+    i: u32,
+    states: Bdd,
+    next: Option<Solved>,
+    phases: &mut Phases,
+) -> Result<(Solved, Option<Bdd>)> {
+    let Some(next) = next else {
+        let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
+        space.manager.pin(alive);
+        space.manager.pin(terminal);
+        return Ok((Solved { win: Bdd::FALSE, draw: alive, lost: terminal }, Some(terminal)));
+    };
+    let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next.lost))?;
+    space.manager.pin(to_lost);
+    let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next.draw))?;
+    space.manager.pin(to_draw);
+    let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
+        let m = &mut s.manager;
+        let r = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
+        for f in [r.0, r.1, r.2] {
+            m.pin(f);
+        }
+        m.unpin(to_lost);
+        m.unpin(to_draw);
+        Ok::<_, Error>(r)
+    })?;
+    Ok((Solved { win, draw, lost }, None))
 }
