@@ -47,14 +47,14 @@ pub struct Manager {
     pub(crate) table: NodeTable,
     pub(crate) cache: Cache,
     /// The three-way split's table (empty until the first `split3`).
-    pub(crate) split3_cache: super::split3::Split3Cache,
+    pub(crate) split3_cache: super::split3_cache::Split3Cache,
     pub(crate) config: Config,
     var_level: Vec<u32>,
     level_var: Vec<u32>,
     pub(crate) var_sets: Vec<VarSetData>,
     var_set_ids: FxHashMap<Vec<u32>, u32>,
     pub(crate) renamings: Vec<RenamingData>,
-    pub(crate) pairings: Vec<super::pairing::PairingData>,
+    pub(crate) pairings: Vec<super::pairs::PairingData>,
     pub(crate) pins: FxHashMap<u32, u32>,
     pub(crate) stats: Stats,
     pub(crate) gc_next: usize,
@@ -135,43 +135,6 @@ impl Manager {
     /// [`crate::encoding::StateSpace::on_pool`]).
     pub(crate) fn pool_handle(&self) -> Option<Arc<rayon::ThreadPool>> {
         self.pool.clone()
-    }
-
-    /// Run a parallel operation (see `par.rs`), reserving more slots and
-    /// running it again while it runs out of reserved slots below the limit.
-    pub(crate) fn parallel<T: Send>(
-        &mut self,
-        op: impl Fn(&super::par::Shared) -> std::result::Result<T, Full> + Sync,
-    ) -> std::result::Result<T, Full> {
-        loop {
-            self.table.reserve(self.config.parallel_spare);
-            let started = std::time::Instant::now();
-            let live_before = self.table.live();
-            let pool = self.pool.take().expect("a pool when threads > 1");
-            let threads = pool.current_num_threads();
-            let shared = super::par::Shared::new(self, threads);
-            let r = pool.install(|| op(&shared));
-            let outcome = shared.finish();
-            self.pool = Some(pool);
-            self.table.finish_parallel(outcome.len, outcome.taken, &outcome.spare);
-            for k in 0..outcome.steps.len() {
-                self.stats.steps[k] += outcome.steps[k];
-                self.stats.cache_hits[k] += outcome.hits[k];
-            }
-            let live = self.table.live();
-            self.stats.nodes_created += live.saturating_sub(live_before) as u64;
-            self.stats.peak_live = self.stats.peak_live.max(live as u64 - 2);
-            if self.table.slots() > self.cache_grow_at {
-                self.grow_cache();
-            }
-            match r {
-                Err(Full) if self.table.can_grow() => {
-                    self.stats.parallel_reruns += 1;
-                    self.stats.parallel_rerun_time += started.elapsed();
-                }
-                r => return r,
-            }
-        }
     }
 
     /// The configuration this manager was created with (limits may have changed since).
@@ -403,11 +366,17 @@ impl Manager {
             if internal > self.stats.peak_live {
                 self.stats.peak_live = internal;
             }
-            if self.table.slots() > self.cache_grow_at {
-                self.grow_cache();
-            }
+            self.grow_cache_if_due();
         }
         Ok(id)
+    }
+
+    /// Grow the computed cache if the arena has outgrown it.
+    #[inline(always)]
+    pub(crate) fn grow_cache_if_due(&mut self) {
+        if self.table.slots() > self.cache_grow_at {
+            self.grow_cache();
+        }
     }
 
     #[cold]

@@ -34,9 +34,9 @@ use super::cache::{slot, Entry, Op};
 use super::free::WORD_SLOTS;
 use super::manager::{Manager, Step};
 use super::node::{Node, FREE_LEVEL};
-use super::pairing::PairingData;
+use super::pairs::PairingData;
 use super::recursor::Recursor;
-use super::split3::Split3Cache;
+use super::split3_cache::Split3Cache;
 use super::unique::{bucket_of, hash, Full};
 
 /// Recursion depth below which both branches of a step become parallel tasks.
@@ -315,6 +315,43 @@ impl Recursor for &Shared<'_> {
             Ok((x?, y?))
         } else {
             Ok((a()?, b()?))
+        }
+    }
+}
+
+impl Manager {
+    /// Run a parallel operation (see `par.rs`), reserving more slots and
+    /// running it again while it runs out of reserved slots below the limit.
+    pub(crate) fn parallel<T: Send>(
+        &mut self,
+        op: impl Fn(&Shared) -> std::result::Result<T, Full> + Sync,
+    ) -> std::result::Result<T, Full> {
+        loop {
+            self.table.reserve(self.config.parallel_spare);
+            let started = std::time::Instant::now();
+            let live_before = self.table.live();
+            let pool = self.pool.take().expect("a pool when threads > 1");
+            let threads = pool.current_num_threads();
+            let shared = Shared::new(self, threads);
+            let r = pool.install(|| op(&shared));
+            let outcome = shared.finish();
+            self.pool = Some(pool);
+            self.table.finish_parallel(outcome.len, outcome.taken, &outcome.spare);
+            for k in 0..outcome.steps.len() {
+                self.stats.steps[k] += outcome.steps[k];
+                self.stats.cache_hits[k] += outcome.hits[k];
+            }
+            let live = self.table.live();
+            self.stats.nodes_created += live.saturating_sub(live_before) as u64;
+            self.stats.peak_live = self.stats.peak_live.max(live as u64 - 2);
+            self.grow_cache_if_due();
+            match r {
+                Err(Full) if self.table.can_grow() => {
+                    self.stats.parallel_reruns += 1;
+                    self.stats.parallel_rerun_time += started.elapsed();
+                }
+                r => return r,
+            }
         }
     }
 }

@@ -18,8 +18,8 @@ use std::marker::PhantomData;
 use super::cache::Op;
 use super::manager::{Manager, Step};
 use super::node::{known_node, Node};
-use super::pairing::PairingData;
-use super::split3::Split3Cache;
+use super::pairs::PairingData;
+use super::split3_cache::Split3Cache;
 use super::unique::Full;
 
 /// What a recursive operation needs of its tables (see the module documentation).

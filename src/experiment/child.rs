@@ -227,6 +227,8 @@ fn make_row(
         max_cache_entries: Some(config.max_cache_entries as u64),
         gc_cache: Some(config.gc_cache),
         min_cache_entries: Some(config.min_cache_entries as u64),
+        model_bytes: Some(crate::bdd::model_bytes(totals.peak_nodes, &config)),
+        full_bdd_nodes: if ok { totals.full_bdd_nodes } else { None },
     }
 }
 

@@ -128,6 +128,39 @@ pub struct RunRow {
     /// the column existed (none then: the cache grew with the arena).
     #[serde(default)]
     pub min_cache_entries: Option<u64>,
+    /// The memory model's bytes at the run's peak of live nodes
+    /// ([`crate::bdd::model_bytes`]); empty in archives written before the
+    /// column existed ([`RunRow::model`] computes it for them).
+    #[serde(default)]
+    pub model_bytes: Option<u64>,
+    /// Nodes of the BDD of all plies, for a count that built it.
+    #[serde(default)]
+    pub full_bdd_nodes: Option<u64>,
+}
+
+/// Bytes of a cache entry in rows without `cache_entry_bytes`.
+const UNRECORDED_ENTRY_BYTES: u64 = 20;
+
+/// The cap on cache entries in rows without `max_cache_entries`.
+const UNRECORDED_MAX_CACHE_ENTRIES: u64 = 1 << 26;
+
+impl RunRow {
+    /// The memory model's bytes for this run: its `model_bytes`, or for a
+    /// row without it, the model of its recorded settings (20-byte cache
+    /// entries, a cap of 2^26 entries and no floor where those columns are
+    /// empty, as in the builds that wrote such rows).
+    pub fn model(&self) -> u64 {
+        self.model_bytes.unwrap_or_else(|| {
+            let config = crate::bdd::Config {
+                cache_ratio: self.cache_ratio.max(1) as usize,
+                max_cache_entries: self.max_cache_entries.unwrap_or(UNRECORDED_MAX_CACHE_ENTRIES) as usize,
+                min_cache_entries: self.min_cache_entries.unwrap_or(0) as usize,
+                ..crate::bdd::Config::default()
+            };
+            let entry_bytes = self.cache_entry_bytes.unwrap_or(UNRECORDED_ENTRY_BYTES) as usize;
+            crate::bdd::model_bytes_with(self.peak_nodes, &config, entry_bytes)
+        })
+    }
 }
 
 /// One row of `plies.csv`.
@@ -254,7 +287,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 13] = [
+const ADDED_COLUMNS: [&str; 15] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -268,6 +301,8 @@ const ADDED_COLUMNS: [&str; 13] = [
     "gc_cache",
     "split_s",
     "min_cache_entries",
+    "model_bytes",
+    "full_bdd_nodes",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

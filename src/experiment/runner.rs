@@ -249,9 +249,28 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     if !opts.quiet && report.skipped > 0 {
         bar.suspend(|| println!("{}: {} runs already finished, skipped", dir.display(), report.skipped));
     }
-
     let jobs = opts.jobs.clamp(1, todo.len().max(1));
     warn_if_over_memory(&todo, jobs, machine_memory);
+    let logs = Logs { runs: &mut runs_log, plies: &mut plies_log, bar: &bar, quiet: opts.quiet };
+    let failure = run_all(todo, jobs, logs, &mut report);
+    bar.finish_and_clear();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// Where a sweep's events go.
+struct Logs<'a> {
+    runs: &'a mut CsvLog,
+    plies: &'a mut CsvLog,
+    bar: &'a ProgressBar,
+    quiet: bool,
+}
+
+/// Run `todo` on `jobs` workers at once, logging each ply and run as it
+/// arrives; the first failure to log stops handing out runs and is returned.
+fn run_all(todo: Vec<RunSpec>, jobs: usize, logs: Logs, report: &mut SweepReport) -> Option<anyhow::Error> {
     let queue = Mutex::new(todo.into_iter());
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
@@ -280,12 +299,12 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
             let written = match event {
                 Event::Ply(p) => {
                     active.insert(p.run.clone(), p.ply);
-                    plies_log.append(&p)
+                    logs.plies.append(&p)
                 }
                 Event::Finished(finished) => {
                     let (run, row) = *finished;
                     active.remove(&run.key());
-                    row.and_then(|row| record(&run, &row, &mut runs_log, &bar, opts.quiet, &mut report))
+                    row.and_then(|row| record(&run, &row, logs.runs, logs.bar, logs.quiet, report))
                 }
             };
             if let Err(e) = written {
@@ -293,14 +312,10 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
                 failure = Some(e);
             }
             let message: Vec<String> = active.iter().map(|(k, ply)| format!("{k} ply {ply}")).collect();
-            bar.set_message(message.join(" | "));
+            logs.bar.set_message(message.join(" | "));
         }
     });
-    bar.finish_and_clear();
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(report),
-    }
+    failure
 }
 
 /// Add this invocation to the directory's `meta.json` (created with the

@@ -24,6 +24,7 @@
 //! max_cache_entries = [4194304, 67108864]  # caps on cache entries (powers of two)
 //! gc_cache = ["keep", "clear"] # what a collection does with the computed cache
 //! min_cache_entries = [256, 4194304]       # floors of the cache (powers of two)
+//! full_bdd = true             # counts also build the BDD of all plies
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
 //! passes = ["solve"]
@@ -128,6 +129,10 @@ pub struct Grid {
     /// Floors of the computed cache's entries, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub min_cache_entries: Vec<usize>,
+    /// Counts also put all plies into one BDD and record its nodes
+    /// (`full_bdd_nodes`; not with checkpoints).
+    #[serde(default)]
+    pub full_bdd: bool,
 }
 
 /// Most repetitions a spec may ask for.
@@ -326,10 +331,8 @@ impl ExperimentSpec {
         for b in &boards {
             for &encoding in &g.encodings {
                 for order in Self::orders(g, b) {
-                    runs.push(RunSpec {
-                        limits: self.limits.clone(),
-                        ..RunSpec::new(Pass::Count, *b, encoding, order)
-                    });
+                    let run = RunSpec::new(Pass::Count, *b, encoding, order);
+                    runs.push(RunSpec { limits: self.limits.clone(), full_bdd: g.full_bdd, ..run });
                 }
             }
         }
@@ -342,7 +345,9 @@ impl ExperimentSpec {
             r.swept = swept;
         });
         for run in &runs {
-            run.validate().map_err(|e| format!("{at}.{e}"))?;
+            // A sweep with checkpoints gives every run one.
+            let checkpoint = self.checkpoints.then(|| PathBuf::from("checkpoint"));
+            RunSpec { checkpoint, ..run.clone() }.validate().map_err(|e| format!("{at}.{e}"))?;
         }
         Ok(runs)
     }

@@ -70,7 +70,8 @@ impl Run {
 /// Every run found under a results root.
 pub struct Archive {
     pub runs: Vec<Run>,
-    /// `c4bdd count --full-bdd` results kept as their output
+    /// All positions in one BDD: the runs that recorded `full_bdd_nodes`, and
+    /// `c4bdd count --full-bdd` outputs kept as they were printed
     /// (`results/full_bdd/<dir>/stdout.txt`).
     pub full_bdds: Vec<FullBdd>,
 }
@@ -141,7 +142,18 @@ impl Archive {
                 runs.push(Run { source: source.clone(), row, plies });
             }
         }
-        let mut full_bdds = Vec::new();
+        let mut full_bdds: Vec<FullBdd> = runs
+            .iter()
+            .filter_map(|r| {
+                Some(FullBdd {
+                    source: r.source.clone(),
+                    board: r.board().to_string(),
+                    encoding: r.row.encoding.to_string(),
+                    nodes: r.row.full_bdd_nodes?,
+                    positions: r.row.positions?,
+                })
+            })
+            .collect();
         for dir in std::fs::read_dir(root.join("full_bdd")).into_iter().flatten().flatten() {
             let out = dir.path().join("stdout.txt");
             if let Ok(text) = std::fs::read_to_string(&out) {

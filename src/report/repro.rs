@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::data::{Archive, FullBdd, Paper, Run};
 use super::tables::Table1Row;
+use super::B76;
 use crate::encoding::EncodingKind;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
@@ -46,6 +47,17 @@ pub fn paper_repro(
 do not edit by hand. Each claim of the paper: the command that reproduces it, our figure, and its status. \
 Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).\n\n",
     );
+    table1_positions(&mut s, archive, t1);
+    table1_costs(&mut s, archive, t1);
+    counts_7x6(&mut s, archive, paper, figure2_boards);
+    solve_6x6(&mut s, archive);
+    table2_7x6(&mut s, archive);
+    solved_boards(&mut s, archive, solved);
+    s
+}
+
+/// Table 1's positions: boards counted, equal, differing, missing.
+fn table1_positions(s: &mut String, archive: &Archive, t1: &[Table1Row]) {
     let run = t1.iter().filter(|r| r.positions.is_some()).count();
     let same = t1.iter().filter(|r| r.positions_match == "yes").count();
     let differ: Vec<String> =
@@ -93,7 +105,10 @@ Status: {}.{}\n\n",
         },
         if missing.is_empty() { String::new() } else { format!(" Not yet counted: {}.{largest}", missing.join(", ")) }
     );
+}
 
+/// Table 1's time, RAM and peak nodes.
+fn table1_costs(s: &mut String, archive: &Archive, t1: &[Table1Row]) {
     // Boards the paper took at least 100 s on: below that its fixed costs
     // (allocating a 3.4 GB table) dominate and the ratio says little.
     let mut ratios: Vec<f64> = t1.iter().filter(|r| r.paper_time_s >= 100.0).filter_map(|r| r.time_ratio).collect();
@@ -120,21 +135,23 @@ reproduced (faster); peak nodes differ (different GC schedule).\n\n",
         node_rows.len(),
         if node_rows.is_empty() { "–".to_string() } else { format!("{lo:.2} to {hi:.2}") }
     );
+}
 
-    let b76 = BoardSize { width: 7, height: 6 };
+/// Figure 2, the BDD of all 7x6 positions and the 7x6 count.
+fn counts_7x6(s: &mut String, archive: &Archive, paper: &Paper, figure2_boards: &[BoardSize]) {
     let count76 = archive.best(|r| {
-        r.board() == b76
+        r.board() == B76
             && r.row.pass == Pass::Count
             && r.row.terminal == TerminalStrategy::Whole
             && r.row.encoding == EncodingKind::Compressed
     });
     let std76 = archive.best(|r| {
-        r.board() == b76
+        r.board() == B76
             && r.row.pass == Pass::Count
             && r.row.terminal == TerminalStrategy::Whole
             && r.row.encoding == EncodingKind::Cellwise
     });
-    let others: Vec<String> = figure2_boards.iter().filter(|b| **b != b76).map(|b| b.to_string()).collect();
+    let others: Vec<String> = figure2_boards.iter().filter(|b| **b != B76).map(|b| b.to_string()).collect();
     let _ = write!(
         s,
         "## Figure 2a and 2b: states and BDD nodes per ply for 7x6\n\nCommand: `c4bdd sweep experiments/figure2.toml`, \
@@ -196,7 +213,10 @@ nodes, so add the two terminal nodes to compare with the heading"
             _ => "not yet run (it needs a run of about an hour or more)",
         }
     );
+}
 
+/// The 6x6 solve.
+fn solve_6x6(s: &mut String, archive: &Archive) {
     let b66 = BoardSize { width: 6, height: 6 };
     let is66 = |r: &Run| r.board() == b66 && r.row.pass == Pass::Solve;
     let solve66 = archive.best(is66);
@@ -226,8 +246,11 @@ peak RSS {:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
         )),
         if solve66.is_some() || threads66.is_some() { "reproduced" } else { "not yet run" }
     );
+}
 
-    let solve76 = archive.best(|r| r.board() == b76 && r.row.pass == Pass::Solve);
+/// Table 2 (7x6).
+fn table2_7x6(s: &mut String, archive: &Archive) {
+    let solve76 = archive.best(|r| r.board() == B76 && r.row.pass == Pass::Solve);
     let _ = write!(
         s,
         "## Table 2: won, drawn, lost per ply for 7x6; first player wins in 41 plies\n\nCommand: `c4bdd solve -W 7 -H 6 \
@@ -237,7 +260,10 @@ every ply's states. The method is reproduced on the boards below (Table 2 form i
 against an explicit solver on small boards), and `c4bdd best` finds the fastest win with table probes.\n\n",
         if solve76.is_some() { "7x6 solved" } else { "not run" }
     );
+}
 
+/// Every board we solved, one row each.
+fn solved_boards(s: &mut String, archive: &Archive, solved: &BTreeSet<BoardSize>) {
     let _ = writeln!(
         s,
         "## Boards we solved\n\nCommands: `c4bdd sweep experiments/solve.toml` (and `solve_6x6.toml`, `solve_beyond.toml` for \
@@ -245,9 +271,9 @@ boards the paper did not solve). Each value up to 32 cells is checked against al
 board, without BDDs (`cargo test --release -- --ignored`).\n"
     );
     if solved.is_empty() {
-        s += "None yet.\n";
+        *s += "None yet.\n";
     } else {
-        s += "| board | value of the empty board | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---:|---:|---:|---:|---:|\n";
+        *s += "| board | value of the empty board | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---:|---:|---:|---:|---:|\n";
         for board in solved {
             let r = archive.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == *board).expect("solved");
             let _ = writeln!(
@@ -262,6 +288,4 @@ board, without BDDs (`cargo test --release -- --ignored`).\n"
             );
         }
     }
-    let _ = paper;
-    s
 }

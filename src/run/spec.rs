@@ -214,8 +214,8 @@ impl RunSpec {
     /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P` and `/min-cache-E`
     /// when its grid sweeps the cache ratio, the GC growth factor, the cap on
     /// cache entries, what collections do with the cache or the cache's
-    /// floor, then
-    /// `/repeat-k` for its `k`-th repetition (`k > 1`).
+    /// floor, then `/full-bdd` when a count also builds the BDD of all plies,
+    /// then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
         if self.swept.cache_ratio {
@@ -232,6 +232,9 @@ impl RunSpec {
         }
         if self.swept.min_cache_entries {
             extra += &format!("/min-cache-{}", self.config().min_cache_entries);
+        }
+        if self.full_bdd {
+            extra += "/full-bdd";
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);

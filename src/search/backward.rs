@@ -22,65 +22,17 @@
 
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume};
 use super::phases::{Phase, Phases};
+pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
 use super::transition::{with_retry, Transition};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
-
-/// The game-theoretic value of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Value {
-    FirstPlayerWins,
-    Draw,
-    SecondPlayerWins,
-}
-
-impl Value {
-    pub fn name(self) -> &'static str {
-        match self {
-            Value::FirstPlayerWins => "first-player-wins",
-            Value::Draw => "draw",
-            Value::SecondPlayerWins => "second-player-wins",
-        }
-    }
-}
-
-/// One ply of the solution in the paper's Table 2 form (first player's view).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SolvePly {
-    pub ply: u32,
-    /// Positions the first player wins.
-    pub won: u128,
-    pub drawn: u128,
-    /// Positions the first player loses.
-    pub lost: u128,
-    pub total: u128,
-    /// Positions where the player who just moved has four in a row.
-    pub terminal: u128,
-    /// Nodes of this ply's stored BDDs (win and lost, shared nodes once).
-    pub nodes: u64,
-    /// Wall time of this ply's retrograde step, storing its solution included.
-    pub time_s: f64,
-    /// Resident bytes of the process when the record was made, and the most it
-    /// held so far (as in [`PlyRecord`](super::PlyRecord)).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rss_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub peak_rss_bytes: Option<u64>,
-    /// Where the ply's time went: splitting off its terminal states, the two
-    /// pre-images, sorting into won, drawn and lost, counting and storing
-    /// the solution beside it (absent in records written before phases were
-    /// kept). The rest is bookkeeping.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phases: Option<Phases>,
-}
 
 /// The result of a solve.
 #[derive(Clone, Debug, Serialize)]
@@ -302,9 +254,9 @@ fn solve_ply(
     let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
     let record = SolvePly {
         ply: i,
-        won: if i % 2 == 0 { w } else { l },
+        won: if i.is_multiple_of(2) { w } else { l },
         drawn: d,
-        lost: if i % 2 == 0 { l } else { w },
+        lost: if i.is_multiple_of(2) { l } else { w },
         total: forward.states,
         terminal: t.or(forward.terminal).expect("the terminal states were counted"),
         nodes,

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{bad, io, writable_dir, write_atomic};
-use super::forward::{ForwardOptions, PlyRecord, Resume};
+use super::forward::Resume;
+use super::options::ForwardOptions;
+use super::records::PlyRecord;
 use crate::bdd::Bdd;
 use crate::encoding::{EncodingKind, StateSpace};
 use crate::error::Result;

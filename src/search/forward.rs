@@ -13,127 +13,17 @@
 
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::bdd::Bdd;
 use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
 use crate::measure;
 
+pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
 use super::phases::{Phase, Phases};
+pub use super::records::PlyRecord;
 use super::transition::{with_retry, Transition};
-
-/// How the image of a ply is computed.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum ImageStrategy {
-    /// One relation (the disjunction of all column moves) per player, applied
-    /// with the in-place relational product (`Manager::image`): every ply's
-    /// states live in frame A and the unchanged part of a successor is the
-    /// predecessor's own sub-BDD.
-    #[default]
-    InPlace,
-    /// One relation per frame, the classic relational product into the other
-    /// frame (frames alternate per ply, the paper's §3.2).
-    Monolithic,
-    /// One relation per column and frame; the column images are joined with `or`.
-    Columns,
-}
-
-impl ImageStrategy {
-    /// The frame that holds the states of a ply under this strategy.
-    pub fn frame_of(self, ply: u32) -> Frame {
-        match self {
-            ImageStrategy::InPlace => Frame::A,
-            ImageStrategy::Monolithic | ImageStrategy::Columns => Frame::of_ply(ply),
-        }
-    }
-}
-
-impl std::fmt::Display for ImageStrategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
-    }
-}
-
-/// How terminal states (four in a row) are removed before the image.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum TerminalStrategy {
-    /// One BDD of all winning lines per frame, subtracted at once.
-    #[default]
-    Whole,
-    /// Each winning line subtracted on its own (the paper's artifact).
-    Lines,
-    /// Non-terminal sources folded into the relation once: each ply is one
-    /// relational product `∃A: states ∧ (trans ∧ ¬terminal)`.
-    Fused,
-    /// No termination: positions after a win are expanded too.
-    Off,
-}
-
-impl TerminalStrategy {
-    /// Whether a solve can use it: the retrograde pass needs each ply's
-    /// terminal states on their own (whole or lines).
-    pub fn can_solve(self) -> bool {
-        matches!(self, TerminalStrategy::Whole | TerminalStrategy::Lines)
-    }
-}
-
-impl std::fmt::Display for TerminalStrategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
-    }
-}
-
-/// Options of a forward pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ForwardOptions {
-    pub image: ImageStrategy,
-    pub terminal: TerminalStrategy,
-}
-
-impl Default for ForwardOptions {
-    fn default() -> ForwardOptions {
-        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole }
-    }
-}
-
-/// The record of one ply.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlyRecord {
-    pub ply: u32,
-    /// Positions at this ply (exact).
-    pub states: u128,
-    /// Nodes of this ply's BDD (plain ROBDD nodes; the core has no complement edges).
-    pub bdd_nodes: u64,
-    /// Internal nodes alive in the manager when the ply finished.
-    pub live_nodes: u64,
-    /// Wall time of this ply.
-    pub time_s: f64,
-    /// Resident bytes of the process when the record was made, and the most it
-    /// held so far (Linux only; absent in records written before these fields,
-    /// and then not serialized, so that old checkpoints keep their checksum).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rss_bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub peak_rss_bytes: Option<u64>,
-    /// Where the ply's time went: removing the previous ply's terminal
-    /// states (in a solve's forward pass, this ply's), the image, counting
-    /// this ply (absent in records written before phases were kept, and then
-    /// not serialized, as above).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phases: Option<Phases>,
-    /// Positions where the player who just moved has four in a row, counted
-    /// by a pass that keeps its layers (a solve's) on every ply but the last;
-    /// absent otherwise, and then not serialized, as above.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terminal: Option<u128>,
-}
 
 /// The result of a whole forward pass.
 #[derive(Clone, Debug, Serialize)]
@@ -258,29 +148,7 @@ fn forward_on_pool(
             sources = Some(alive);
         }
         if !(resumed && ply == first) {
-            let (states, nodes, terminal) = phases.time(space, Phase::Count, |s| {
-                let mut counter = s.manager.counter(s.layout.set(frame));
-                counter.add(current);
-                let nodes = counter.visited();
-                if let Some(alive) = sources {
-                    counter.add(alive);
-                }
-                let states = counter.count(current);
-                let terminal = sources.map(|alive| states - counter.count(alive));
-                (states, nodes, terminal)
-            });
-            let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
-            let record = PlyRecord {
-                ply,
-                states,
-                bdd_nodes: nodes as u64,
-                live_nodes: space.manager.live_nodes() as u64,
-                time_s: ply_start.elapsed().as_secs_f64(),
-                rss_bytes,
-                peak_rss_bytes,
-                phases: Some(phases),
-                terminal,
-            };
+            let record = record_ply(space, frame, ply, (current, sources), ply_start, &mut phases);
             on_ply(space, &record, current)?;
             plies.push(record);
         }
@@ -309,6 +177,42 @@ fn forward_on_pool(
         gc_runs: stats.gc_runs - stats_before.gc_runs,
     };
     Ok((summary, layers))
+}
+
+/// The record of a ply whose states are `current`: counted with its
+/// non-terminal `sources` when it has them (one memo), which gives the
+/// terminal count.
+fn record_ply(
+    space: &mut StateSpace,
+    frame: Frame,
+    ply: u32,
+    (current, sources): (Bdd, Option<Bdd>),
+    ply_start: Instant,
+    phases: &mut Phases,
+) -> PlyRecord {
+    let (states, nodes, terminal) = phases.time(space, Phase::Count, |s| {
+        let mut counter = s.manager.counter(s.layout.set(frame));
+        counter.add(current);
+        let nodes = counter.visited();
+        if let Some(alive) = sources {
+            counter.add(alive);
+        }
+        let states = counter.count(current);
+        let terminal = sources.map(|alive| states - counter.count(alive));
+        (states, nodes, terminal)
+    });
+    let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
+    PlyRecord {
+        ply,
+        states,
+        bdd_nodes: nodes as u64,
+        live_nodes: space.manager.live_nodes() as u64,
+        time_s: ply_start.elapsed().as_secs_f64(),
+        rss_bytes,
+        peak_rss_bytes,
+        phases: Some(*phases),
+        terminal,
+    }
 }
 
 /// The states of ply `ply + 1` from the states `states` of ply `ply`.

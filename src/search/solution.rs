@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::backward::Value;
 use super::files::{bad, io, writable_dir, write_atomic};
+use super::records::Value;
 use crate::bdd::{Bdd, Config};
 use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
 use crate::error::{Error, Result};

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::backward::SolvePly;
 use super::checkpoint::Setup;
 use super::files::{bad, io, writable_dir, write_atomic};
-use super::forward::{ForwardOptions, PlyRecord};
+use super::options::ForwardOptions;
+use super::records::PlyRecord;
+use super::records::SolvePly;
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;

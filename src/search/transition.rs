@@ -7,7 +7,7 @@ use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::Player;
 
-use super::forward::{ForwardOptions, ImageStrategy, TerminalStrategy};
+use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
 
 /// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
 pub(crate) fn with_retry<T>(

@@ -116,8 +116,11 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
         single
     );
     for r in archive.runs.iter().filter(|r| r.ok() && r.single_threaded()) {
-        let model = c4bdd::report::memory::model_of(r);
+        let model = r.row.model();
         assert!(model >= 16 * r.row.peak_nodes, "{}: the model holds every peak node", r.row.run);
+        // A run records its model; the same model follows from its recorded settings.
+        let unrecorded = c4bdd::experiment::record::RunRow { model_bytes: None, ..r.row.clone() };
+        assert_eq!(r.row.model_bytes, Some(unrecorded.model()), "{}", r.row.run);
         let row = format!("| {} | {} |", r.row.run, r.row.peak_nodes);
         assert!(memory.contains(&row), "{row}: {memory}");
     }

@@ -597,6 +597,8 @@ fn runs_with_checkpoints_resume_inside_a_run() {
             image_s: None,
             count_s: None,
             split_s: None,
+            // The model of the last process's peak nodes.
+            model_bytes: None,
             ..r
         };
         rows.into_iter().map(clear).collect()
@@ -803,4 +805,31 @@ fn jobs_over_the_machine_memory_are_warned_about() {
     assert_eq!(stable_runs(&dir.path().join("two")).len(), 2);
     let one = sweep(&spec, &dir.path().join("one"), &[]);
     assert!(one.status.success() && one.stderr.is_empty(), "one job at a time: no warning");
+}
+
+#[test]
+fn a_sweep_records_the_size_of_all_plies_in_one_bdd() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results/fb/one");
+    let body = "[grid]\nboards = [\"4x4\"]\nencodings = [\"compressed\", \"cellwise\"]\norders = [\"column-wise\"]\nfull_bdd = true\n";
+    let rows = sweep_rows(dir.path(), "fb", body, &out);
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        assert!(r.run.ends_with("/full-bdd") && r.status == Status::Ok, "{}", r.run);
+        // The same figure as `count --full-bdd` prints for the run.
+        let enc = r.encoding.to_string();
+        let args = ["count", "-W", "4", "-H", "4", "--order", "column-wise", "--encoding", &enc, "--full-bdd"];
+        let text = String::from_utf8(c4bdd(&args).stdout).unwrap();
+        let want = format!(
+            "all positions in one BDD: {} nodes, {} positions",
+            r.full_bdd_nodes.unwrap(),
+            r.positions.unwrap()
+        );
+        assert!(text.contains(&want), "{want}: {text}");
+    }
+    let nodes: Vec<u64> = rows.iter().map(|r| r.full_bdd_nodes.unwrap()).collect();
+    assert_ne!(nodes[0], nodes[1], "the encodings' BDDs differ in size");
+    let spec = write_spec(dir.path(), "fbck", &format!("checkpoints = true\n{body}"));
+    let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+    assert!(err.contains("grid.full_bdd"), "{err}");
 }

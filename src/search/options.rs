@@ -1,0 +1,86 @@
+//! The strategies of a forward pass: how images are computed and how
+//! terminal states are removed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::encoding::Frame;
+
+/// How the image of a ply is computed.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum ImageStrategy {
+    /// One relation (the disjunction of all column moves) per player, applied
+    /// with the in-place relational product (`Manager::image`): every ply's
+    /// states live in frame A and the unchanged part of a successor is the
+    /// predecessor's own sub-BDD.
+    #[default]
+    InPlace,
+    /// One relation per frame, the classic relational product into the other
+    /// frame (frames alternate per ply, the paper's §3.2).
+    Monolithic,
+    /// One relation per column and frame; the column images are joined with `or`.
+    Columns,
+}
+
+impl ImageStrategy {
+    /// The frame that holds the states of a ply under this strategy.
+    pub fn frame_of(self, ply: u32) -> Frame {
+        match self {
+            ImageStrategy::InPlace => Frame::A,
+            ImageStrategy::Monolithic | ImageStrategy::Columns => Frame::of_ply(ply),
+        }
+    }
+}
+
+impl std::fmt::Display for ImageStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+    }
+}
+
+/// How terminal states (four in a row) are removed before the image.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TerminalStrategy {
+    /// One BDD of all winning lines per frame, subtracted at once.
+    #[default]
+    Whole,
+    /// Each winning line subtracted on its own (the paper's artifact).
+    Lines,
+    /// Non-terminal sources folded into the relation once: each ply is one
+    /// relational product `∃A: states ∧ (trans ∧ ¬terminal)`.
+    Fused,
+    /// No termination: positions after a win are expanded too.
+    Off,
+}
+
+impl TerminalStrategy {
+    /// Whether a solve can use it: the retrograde pass needs each ply's
+    /// terminal states on their own (whole or lines).
+    pub fn can_solve(self) -> bool {
+        matches!(self, TerminalStrategy::Whole | TerminalStrategy::Lines)
+    }
+}
+
+impl std::fmt::Display for TerminalStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+    }
+}
+
+/// Options of a forward pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForwardOptions {
+    pub image: ImageStrategy,
+    pub terminal: TerminalStrategy,
+}
+
+impl Default for ForwardOptions {
+    fn default() -> ForwardOptions {
+        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole }
+    }
+}
