@@ -8,14 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::cli::{BestArgs, Cli, Command, CountArgs, InputError, QueryArgs, ReportArgs, SolveArgs, SweepArgs};
-use crate::encoding::EncodingKind;
-use crate::experiment::record::Status;
+use crate::experiment::record::{PlyRow, Status};
 use crate::experiment::SweepOptions;
 use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
 use crate::report::ReportOptions;
 use crate::run::{execute, Pass, RunSpec, Sink};
-use crate::search::{ImageStrategy, PlyRecord, SolvePly, TerminalStrategy};
+use crate::search::{PlyRecord, SolvePly, TerminalStrategy};
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -101,37 +100,6 @@ fn list(opts: &SweepOptions) -> Result<()> {
     Ok(())
 }
 
-/// One CSV row of `count --csv`.
-#[derive(serde::Serialize)]
-struct CountRow<'a> {
-    width: u8,
-    height: u8,
-    encoding: EncodingKind,
-    order: &'a str,
-    image: ImageStrategy,
-    terminal: TerminalStrategy,
-    ply: u32,
-    states: u128,
-    bdd_nodes: u64,
-    live_nodes: u64,
-    time_s: f64,
-    rss_bytes: Option<u64>,
-    peak_rss_bytes: Option<u64>,
-}
-
-/// One CSV row of `solve --csv` (the paper's Table 2 columns).
-#[derive(serde::Serialize)]
-struct SolveRow {
-    width: u8,
-    height: u8,
-    ply: u32,
-    won: u128,
-    drawn: u128,
-    lost: u128,
-    total: u128,
-    terminal: u128,
-}
-
 /// A `--csv` file, opened before any work so that a bad path fails at once;
 /// rows are flushed one by one, and the first write error is kept.
 struct CsvOut {
@@ -164,20 +132,20 @@ impl CsvOut {
     }
 }
 
-/// The console table of a run, and its `--csv` rows (the file is created
-/// once the run's checks have passed).
+/// The console table of a run, and its `--csv` rows: those of a sweep's
+/// `plies.csv` (the file is created once the run's checks have passed).
 struct Console<'a> {
     spec: &'a RunSpec,
     csv_path: Option<&'a Path>,
     csv: Option<CsvOut>,
-    order: String,
+    /// The run's key, the `run` column of the CSV rows.
+    key: String,
 }
 
 impl Sink for Console<'_> {
     fn started(&mut self, order: &str, threads: usize) -> Result<()> {
         self.csv = CsvOut::open(self.csv_path)?;
         let s = self.spec;
-        self.order = order.to_string();
         match s.pass {
             Pass::Count => {
                 println!(
@@ -218,23 +186,8 @@ impl Sink for Console<'_> {
         let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
-        let s = self.spec;
         if let Some(csv) = self.csv.as_mut() {
-            csv.write(CountRow {
-                width: s.width,
-                height: s.height,
-                encoding: s.encoding,
-                order: &self.order,
-                image: s.image,
-                terminal: s.terminal,
-                ply: r.ply,
-                states: r.states,
-                bdd_nodes: r.bdd_nodes,
-                live_nodes: r.live_nodes,
-                time_s: r.time_s,
-                rss_bytes: r.rss_bytes,
-                peak_rss_bytes: r.peak_rss_bytes,
-            });
+            csv.write(PlyRow::counted(&self.key, r));
         }
     }
 
@@ -243,18 +196,8 @@ impl Sink for Console<'_> {
         let _ = std::io::stdout().flush();
         // Rows are written as plies are solved (from the last ply down), so
         // a run stopped by a limit keeps every finished ply.
-        let s = self.spec;
         if let Some(csv) = self.csv.as_mut() {
-            csv.write(SolveRow {
-                width: s.width,
-                height: s.height,
-                ply: p.ply,
-                won: p.won,
-                drawn: p.drawn,
-                lost: p.lost,
-                total: p.total,
-                terminal: p.terminal,
-            });
+            csv.write(PlyRow::solved(&self.key, p));
         }
     }
 }
@@ -262,7 +205,7 @@ impl Sink for Console<'_> {
 /// Run `spec`, printing its table (and writing `--csv`); then its totals.
 fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
     spec.validate().map_err(InputError)?;
-    let mut console = Console { spec, csv_path: csv, csv: None, order: spec.order.clone() };
+    let mut console = Console { spec, csv_path: csv, csv: None, key: spec.key() };
     let finished = execute(spec, &mut console).map_err(|s| s.error)?;
     CsvOut::finish(console.csv)?;
     let t = &finished.totals;

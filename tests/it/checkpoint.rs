@@ -87,11 +87,16 @@ fn damaged_or_foreign_checkpoints_are_refused() {
     assert!(c4bdd(&["count", "-W", "4", "-H", "4", "--checkpoint", ck_s]).status.success());
 }
 
-/// The rows of a solve CSV, sorted by ply.
-fn solve_rows(path: &std::path::Path) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let mut rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
-    rows.sort_by_key(|r| r[2].parse::<u32>().unwrap());
+/// The rows of a solve CSV, sorted by ply: ply, total, won, drawn, lost,
+/// terminal, nodes.
+fn solve_rows(path: &std::path::Path) -> Vec<[u128; 7]> {
+    let rows: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(path).unwrap();
+    let n = |v: Option<u128>| v.expect("a solved ply's column");
+    let mut rows: Vec<[u128; 7]> = rows
+        .iter()
+        .map(|r| [r.ply.into(), r.states, n(r.won), n(r.drawn), n(r.lost), n(r.terminal), r.bdd_nodes.into()])
+        .collect();
+    rows.sort();
     rows
 }
 

@@ -122,12 +122,7 @@ fn manager_settings_give_the_same_counts_and_values() {
         let args = ["solve", "-W", "5", "-H", "3", "--threads", "2", "--csv", table.to_str().unwrap()];
         let out = c4bdd(&[&args[..], setting].concat());
         assert!(out.status.success(), "{setting:?}: {}", stderr(&out));
-        let mut rows: Vec<Vec<u64>> = csv::Reader::from_path(&table)
-            .unwrap()
-            .records()
-            .map(|r| r.unwrap().iter().skip(2).map(|f| f.parse().unwrap()).collect())
-            .collect();
-        rows.sort();
+        let rows: Vec<Vec<u64>> = crate::common::table2_rows(&table).iter().map(|r| r.to_vec()).collect();
         assert_eq!(rows, want, "{setting:?}: solve --csv holds the explicit solver's table");
     }
 }
@@ -157,14 +152,12 @@ fn solve_at_its_node_limit_keeps_the_finished_plies() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("node limit") && err.contains("20000") && err.contains("ply"), "{err}");
     let table = c4bdd::game::explicit::ExplicitSolution::solve(BoardSize::new(4, 4).unwrap()).unwrap().table();
-    let mut reader = csv::Reader::from_path(&csv).unwrap();
-    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    let rows = crate::common::table2_rows(&csv);
     assert!(!rows.is_empty() && rows.len() < 17, "some plies finished before the limit: {}", rows.len());
     for r in rows {
-        let ply: usize = r[2].parse().unwrap();
+        let ply = r[0] as usize;
         let (won, drawn, lost, total, _) = table[ply];
-        let got: Vec<u64> = r.iter().skip(3).take(4).map(|f| f.parse().unwrap()).collect();
-        assert_eq!(got, vec![won, drawn, lost, total], "ply {ply}");
+        assert_eq!(r[1..5], [won, drawn, lost, total], "ply {ply}");
     }
 }
 
@@ -210,14 +203,7 @@ fn solve_query_and_best_as_a_user_runs_them() {
     let size = BoardSize::new(4, 4).unwrap();
     let explicit = ExplicitSolution::solve(size).unwrap();
     assert!(text.contains("value of the empty board: draw"), "{text}");
-    let mut reader = csv::Reader::from_path(&csv).unwrap();
-    let mut rows: Vec<(u64, Vec<u64>)> = reader
-        .records()
-        .map(|r| r.unwrap())
-        .map(|r| (r[2].parse().unwrap(), r.iter().skip(3).map(|f| f.parse().unwrap()).collect()))
-        .collect();
-    rows.sort();
-    let rows: Vec<Vec<u64>> = rows.into_iter().map(|(_, r)| r).collect();
+    let rows: Vec<Vec<u64>> = crate::common::table2_rows(&csv).iter().map(|r| r[1..].to_vec()).collect();
     let table: Vec<Vec<u64>> = explicit.table().into_iter().map(|(a, b, c, d, e)| vec![a, b, c, d, e]).collect();
     assert_eq!(rows, table, "solve --csv holds the Table 2 columns of the explicit solver");
 

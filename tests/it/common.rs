@@ -84,3 +84,18 @@ pub fn kill_when(args: &[&str], ready: impl Fn() -> bool, timeout_s: f64) {
 pub fn kill_after(args: &[&str], seconds: f64) {
     kill_when(args, || false, seconds);
 }
+
+/// The Table 2 columns of a `solve --csv` file, in ply order: `[ply, won,
+/// drawn, lost, total, terminal]`.
+pub fn table2_rows(path: &std::path::Path) -> Vec<[u64; 6]> {
+    let rows: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(path).unwrap();
+    let mut out: Vec<[u64; 6]> = rows
+        .iter()
+        .map(|r| {
+            let n = |v: Option<u128>| v.expect("a solved ply's column") as u64;
+            [r.ply as u64, n(r.won), n(r.drawn), n(r.lost), r.states as u64, n(r.terminal)]
+        })
+        .collect();
+    out.sort();
+    out
+}
