@@ -256,6 +256,11 @@ impl ExperimentSpec {
 
     /// Validate limits and manager settings.
     fn check_settings(&self) -> Result<(), String> {
+        // The name is a folder under the results root: one plain component.
+        let plain = std::path::Path::new(&self.name).components().collect::<Vec<_>>();
+        if !matches!(plain[..], [std::path::Component::Normal(_)]) {
+            return Err(format!("name: '{}' must be a plain folder name (no '/', '..' or absolute path)", self.name));
+        }
         if !(1..=MAX_REPEATS).contains(&self.repeats) {
             return Err(format!("repeats: {} must be 1 to {MAX_REPEATS}", self.repeats));
         }

@@ -277,8 +277,10 @@ impl RunSpec {
     /// command line) gets the same one-line message, naming the key and the
     /// value.
     pub fn validate(&self) -> Result<(), String> {
-        BoardSize::new(self.width as u32, self.height as u32).map_err(|e| e.to_string())?;
-        self.order_spec().map_err(|e| format!("order: {e}"))?;
+        let size = BoardSize::new(self.width as u32, self.height as u32).map_err(|e| e.to_string())?;
+        let order = self.order_spec().map_err(|e| format!("order: {e}"))?;
+        let vars = self.encoding.build(size).state_vars();
+        order.arrange(&vars, size, self.encoding).map_err(|e| format!("order: {e}"))?;
         if self.pass == Pass::Solve && !self.terminal.can_solve() {
             return Err(format!("terminal: {} cannot solve: solving needs whole or lines", self.terminal));
         }

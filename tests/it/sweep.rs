@@ -833,3 +833,25 @@ fn a_sweep_records_the_size_of_all_plies_in_one_bdd() {
     let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
     assert!(err.contains("grid.full_bdd"), "{err}");
 }
+
+#[test]
+fn bad_specs_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let cases = [
+        ("name = \"orders\"\n[grid]\nboards = [\"4x4\"]\norders = [\"columns:1,1,2\"]\n", "columns:1,1,2"),
+        ("name = \"../../escape\"\n[grid]\nboards = [\"4x4\"]\n", "'../../escape'"),
+        ("name = \"/abs\"\n[grid]\nboards = [\"4x4\"]\n", "'/abs'"),
+        ("name = \"a/b\"\n[grid]\nboards = [\"4x4\"]\n", "'a/b'"),
+    ];
+    for (body, needle) in cases {
+        let spec = dir.path().join("spec.toml");
+        std::fs::write(&spec, body).unwrap();
+        let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{body}: {err}");
+        assert!(err.contains(needle) && err.trim_end().lines().count() == 1, "{body}: {err}");
+        assert!(!results.exists(), "{body}: nothing is written");
+        assert!(!dir.path().join("escape").exists() && !Path::new("/abs").exists());
+    }
+}
