@@ -112,6 +112,8 @@ struct Seen {
     plies: u32,
     /// The parent killed it at its time limit.
     killed: bool,
+    /// The worker said it stopped at its node limit.
+    node_limit: bool,
 }
 
 /// Read the worker's lines until its output closes, killing it at the time limit.
@@ -139,6 +141,10 @@ fn follow(
                     seen.done = true;
                 }
                 Ok(Line::Stopped(t)) => seen.totals = Some(t),
+                Ok(Line::NodeLimit(t)) => {
+                    seen.totals = Some(t);
+                    seen.node_limit = true;
+                }
                 Err(_) => {}
             },
             Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -162,7 +168,7 @@ fn outcome(run: &RunSpec, seen: &Seen, wait_status: i32, stderr: &str) -> (Statu
         Status::Ok
     } else if seen.killed {
         Status::TimeLimit
-    } else if exit == Some(3) {
+    } else if seen.node_limit {
         Status::NodeLimit
     } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
         Status::MemoryLimit

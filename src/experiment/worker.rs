@@ -19,6 +19,8 @@ pub enum Line {
     Done(Totals),
     /// The run stopped with an error (reported on stderr); what it had reached.
     Stopped(Totals),
+    /// The run stopped at its node limit; what it had reached.
+    NodeLimit(Totals),
 }
 
 fn emit(line: &Line) -> Result<()> {
@@ -66,7 +68,9 @@ pub fn run(json: &str) -> Result<()> {
     match result {
         Ok(finished) => emit(&Line::Done(finished.totals)),
         Err(stopped) => {
-            emit(&Line::Stopped(*stopped.reached))?;
+            let node_limit = matches!(stopped.error.downcast_ref(), Some(crate::Error::NodeLimit { .. }));
+            let reached = *stopped.reached;
+            emit(&if node_limit { Line::NodeLimit(reached) } else { Line::Stopped(reached) })?;
             Err(stopped.error)
         }
     }

@@ -70,40 +70,19 @@ impl Run {
 /// Every run found under a results root.
 pub struct Archive {
     pub runs: Vec<Run>,
-    /// All positions in one BDD: the runs that recorded `full_bdd_nodes`, and
-    /// `c4bdd count --full-bdd` outputs kept as they were printed
-    /// (`results/full_bdd/<dir>/stdout.txt`).
+    /// All positions in one BDD: the runs that recorded `full_bdd_nodes`.
     pub full_bdds: Vec<FullBdd>,
 }
 
-/// All positions of a board in one BDD, as `count --full-bdd` printed it.
+/// All positions of a board in one BDD, as a run recorded it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FullBdd {
-    /// The run's directory, relative to the results root.
+    /// The run's sweep directory, relative to the results root.
     pub source: PathBuf,
     pub board: String,
     pub encoding: String,
     pub nodes: u64,
     pub positions: u128,
-}
-
-impl FullBdd {
-    /// Read a `count --full-bdd` output: its first line names the board and
-    /// encoding, a later one the union's nodes and positions. `None` for an
-    /// output without that line (a run that did not finish).
-    pub fn parse(source: PathBuf, text: &str) -> Option<FullBdd> {
-        let head = text.lines().next()?;
-        let field = |key: &str| head.split(", ").find_map(|f| f.strip_prefix(key)).map(|v| v.trim().to_string());
-        let line = text.lines().find_map(|l| l.strip_prefix("all positions in one BDD: "))?;
-        let (nodes, positions) = line.split_once(" nodes, ")?;
-        Some(FullBdd {
-            source,
-            board: field("board ")?,
-            encoding: field("encoding ")?,
-            nodes: nodes.parse().ok()?,
-            positions: positions.strip_suffix(" positions")?.parse().ok()?,
-        })
-    }
 }
 
 /// Sweep directories below `root` (those holding a `runs.csv`), sorted.
@@ -154,13 +133,6 @@ impl Archive {
                 })
             })
             .collect();
-        for dir in std::fs::read_dir(root.join("full_bdd")).into_iter().flatten().flatten() {
-            let out = dir.path().join("stdout.txt");
-            if let Ok(text) = std::fs::read_to_string(&out) {
-                let source = dir.path().strip_prefix(root).unwrap_or(&dir.path()).to_path_buf();
-                full_bdds.extend(FullBdd::parse(source, &text));
-            }
-        }
         full_bdds.sort_by(|a, b| a.source.cmp(&b.source));
         Ok(Archive { runs, full_bdds })
     }

@@ -174,8 +174,9 @@ boards, from `c4bdd sweep experiments/figure2_small.toml`: {}.\n\nStatus: {}.\n\
     let positions76 = paper.table1.iter().find(|p| (p.width, p.height) == (7, 6)).map(|p| p.positions);
     let _ = write!(
         s,
-        "## 7x6 in one BDD: 95,124,612 nodes (standard), 59,853,336 (compressed)\n\nCommand: `c4bdd count -W 7 -H 6 \
---full-bdd` (add `--encoding cellwise` for the standard encoding); it checks that the union counts every position. \
+        "## 7x6 in one BDD: 95,124,612 nodes (standard), 59,853,336 (compressed)\n\nCommand: `c4bdd sweep \
+experiments/full_bdd.toml` (add `\"cellwise\"` to its encodings for the standard encoding), or `c4bdd count -W 7 -H 6 \
+--full-bdd`; either checks that the union counts every position. \
 Our encodings carry a side-to-move variable that the paper's artifact leaves out, so sizes may differ by a few \
 nodes.\n\nOurs: {}.\n\nStatus: {}.\n\n\
 ## 7x6 counted in 2:15 h (compressed) and 3:34 h (standard), 32 GB\n\nCommand: `c4bdd sweep \

@@ -157,23 +157,27 @@ fn a_malformed_or_missing_csv_is_a_clear_error() {
     assert_ne!(out.status.code(), Some(0));
 }
 
+/// A sweep's runs with `full_bdd` are read back as the board's positions in
+/// one BDD: every position of the board (the explicit enumerator's total).
 #[test]
-fn full_bdd_outputs_are_read_back() {
+fn full_bdd_runs_are_read_back() {
     use c4bdd::game::{explicit, BoardSize};
-    use c4bdd::report::data::FullBdd;
-    for encoding in ["compressed", "cellwise"] {
-        let out = c4bdd(&["count", "-W", "4", "-H", "4", "--encoding", encoding, "--full-bdd"]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let text = String::from_utf8_lossy(&out.stdout);
-        let full = FullBdd::parse("full_bdd/x".into(), &text).expect("the output names the union");
-        let total: u128 =
-            explicit::count_plies(BoardSize::new(4, 4).unwrap(), true).unwrap().iter().map(|&c| c as u128).sum();
-        assert_eq!((full.board.as_str(), full.encoding.as_str(), full.positions), ("4x4", encoding, total));
-        assert!(full.nodes > 0);
-        // An output cut before the union's line is not a result.
-        let cut: String = text.lines().take(5).collect::<Vec<_>>().join("\n");
-        assert_eq!(FullBdd::parse("full_bdd/x".into(), &cut), None);
-    }
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let spec = dir.path().join("fb.toml");
+    let body =
+        "name = \"fb\"\n[grid]\nboards = [\"4x4\"]\nencodings = [\"compressed\", \"cellwise\"]\nfull_bdd = true\n";
+    std::fs::write(&spec, body).unwrap();
+    let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let archive = c4bdd::report::data::Archive::load(&results).unwrap();
+    let total: u128 =
+        explicit::count_plies(BoardSize::new(4, 4).unwrap(), true).unwrap().iter().map(|&c| c as u128).sum();
+    let mut got: Vec<(&str, &str, u128)> =
+        archive.full_bdds.iter().map(|f| (f.board.as_str(), f.encoding.as_str(), f.positions)).collect();
+    got.sort();
+    assert_eq!(got, [("4x4", "cellwise", total), ("4x4", "compressed", total)]);
+    assert!(archive.full_bdds.iter().all(|f| f.nodes > 0 && f.source.starts_with("fb")));
 }
 
 /// The 6x6 claim of paper-repro.md names the fastest one-thread run and the
