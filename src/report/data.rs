@@ -121,7 +121,10 @@ impl Archive {
                 runs.push(Run { source: source.clone(), row, plies });
             }
         }
-        let mut full_bdds: Vec<FullBdd> = runs
+        // A run that also built the BDD of all plies held it beside the
+        // plies: it stands only for that figure, not among the plain runs.
+        let (built, runs): (Vec<Run>, Vec<Run>) = runs.into_iter().partition(|r| r.row.full_bdd_nodes.is_some());
+        let mut full_bdds: Vec<FullBdd> = built
             .iter()
             .filter_map(|r| {
                 Some(FullBdd {
