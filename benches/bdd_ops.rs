@@ -151,7 +151,7 @@ fn image_step(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::from_parameter(id), |b| {
                     b.iter(|| {
                         let mut bytes = Vec::new();
-                        space.manager.save_to(&[states], &mut bytes).unwrap();
+                        space.manager.save_to(&[states], "bench", &mut bytes).unwrap();
                         black_box(bytes.len())
                     })
                 });

@@ -74,6 +74,11 @@ pub struct SolveArgs {
     /// the solved plies' files).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
+    /// Solve from the last ply down to this ply only, reading each ply's states back from the
+    /// checkpoint (which the forward pass fills) instead of holding them all in memory;
+    /// 0 solves the whole board that way. Needs --checkpoint.
+    #[arg(long, value_name = "PLY", requires = "checkpoint")]
+    pub down_to: Option<u32>,
     /// Print per-operation statistics (recursive steps, cache hits) at the end.
     #[arg(long)]
     pub stats: bool,

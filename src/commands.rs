@@ -271,6 +271,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         terminal: args.terminal,
         checkpoint: args.checkpoint,
         solution: args.out,
+        down_to: args.down_to,
         ..args.manager.run(Pass::Solve, &args.board, &args.encoding)?
     };
     run_on_console(&spec, args.csv.as_deref(), args.stats)

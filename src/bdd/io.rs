@@ -4,6 +4,8 @@
 //! ```text
 //! magic     8 bytes  "C4BDDSET"
 //! version   u32      FORMAT_VERSION
+//! label     u32 length, then that many bytes of UTF-8: what the file holds,
+//!           in the words of whoever saved it (board, encoding, ply, sets)
 //! vars      u32      number of variables
 //! order     vars × u32, the variable at each level
 //! nodes     u64      number of internal nodes
@@ -13,9 +15,11 @@
 //! root      roots × u32
 //! crc32     u32      of every byte before it
 //! ```
-//! Loading checks the header against the manager, every node's children and
-//! order, the exact length and the checksum, and reports the first problem;
-//! it never returns a BDD from a file that fails any check.
+//! Loading checks the label against the one asked for, the header against
+//! the manager, every node's children and order, the exact length and the
+//! checksum, and reports the first problem; it never returns a BDD from a
+//! file that fails any check. The label lies inside the checksummed bytes, so
+//! a file cannot be passed off as another (a swapped ply, another board).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -29,7 +33,9 @@ use crate::error::{Error, Result};
 /// The magic bytes at the start of every BDD file.
 pub const MAGIC: &[u8; 8] = b"C4BDDSET";
 /// The current format version.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// The longest label a file may carry.
+const MAX_LABEL: u32 = 4096;
 
 /// Bytes encoded before they are checksummed and written (the last node may
 /// take a chunk 12 bytes past it).
@@ -112,6 +118,18 @@ fn read_u32(r: &mut impl Read) -> std::io::Result<u32> {
     Ok(u32::from_le_bytes(b))
 }
 
+/// A label as [`Manager::save_to`] writes it; an over-long or non-UTF-8
+/// one is refused.
+fn read_label(r: &mut impl Read) -> std::result::Result<String, LoadError> {
+    let len = read_u32(r)?;
+    if len > MAX_LABEL {
+        return Err(LoadError::Bad(format!("label of {len} bytes is out of range")));
+    }
+    let mut bytes = vec![0u8; len as usize];
+    r.read_exact(&mut bytes)?;
+    String::from_utf8(bytes).map_err(|_| LoadError::Bad("its label is not UTF-8".into()))
+}
+
 fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
     let mut b = [0u8; 8];
     r.read_exact(&mut b)?;
@@ -121,19 +139,22 @@ fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
 impl Manager {
     /// The exact size in bytes of what [`Manager::save_to`] writes for
     /// `roots` BDDs with `nodes` internal nodes in all (shared nodes once).
-    pub fn saved_size(&self, nodes: u64, roots: usize) -> u64 {
-        // magic, version, variable count, order, node count, root count,
-        // nodes, roots, checksum
-        8 + 4 + 4 + 4 * self.var_count() as u64 + 8 + 4 + 12 * nodes + 4 * roots as u64 + 4
+    /// `label` is the file's label.
+    pub fn saved_size(&self, label: &str, nodes: u64, roots: usize) -> u64 {
+        // magic, version, label, variable count, order, node count, root
+        // count, nodes, roots, checksum
+        let label = 4 + label.len() as u64;
+        8 + 4 + label + 4 + 4 * self.var_count() as u64 + 8 + 4 + 12 * nodes + 4 * roots as u64 + 4
     }
 
-    /// Write `roots` (and every node below them) to a stream; returns the
-    /// CRC-32 stored at its end. The nodes are written in post-order from the
+    /// Write `roots` (and every node below them) to a stream under `label`
+    /// (at most 4096 bytes); returns the CRC-32 stored at its end. The nodes are written in post-order from the
     /// roots (low child first), so the file depends only on the BDDs, not on
     /// where their nodes live; each node is encoded when its children have
     /// their indices, and the nodes are checksummed and written a chunk at a
     /// time.
-    pub fn save_to(&self, roots: &[Bdd], out: impl Write) -> std::io::Result<u32> {
+    pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
+        assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
         let mut bits = vec![0u64; reach::words(self.table.slots())];
         let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
         let rank = Rank::new(&bits);
@@ -142,6 +163,8 @@ impl Manager {
         let mut chunk: Vec<u8> = Vec::with_capacity(SAVE_CHUNK + 12);
         chunk.extend_from_slice(MAGIC);
         chunk.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        chunk.extend_from_slice(&(label.len() as u32).to_le_bytes());
+        chunk.extend_from_slice(label.as_bytes());
         chunk.extend_from_slice(&(self.var_count() as u32).to_le_bytes());
         for level in 0..self.var_count() {
             chunk.extend_from_slice(&self.var_at(Level(level as u32)).0.to_le_bytes());
@@ -193,17 +216,18 @@ impl Manager {
         Ok(crc)
     }
 
-    /// Read BDDs written by [`Manager::save_to`] into this manager. The
-    /// manager must have the same number of variables and the same order.
-    pub fn load_from(&mut self, input: impl Read) -> std::result::Result<Vec<Bdd>, LoadError> {
-        self.load_with_room(input, 1 << 20)
+    /// Read BDDs written by [`Manager::save_to`] under `label` into this
+    /// manager. The manager must have the same number of variables and the
+    /// same order.
+    pub fn load_from(&mut self, input: impl Read, label: &str) -> std::result::Result<Vec<Bdd>, LoadError> {
+        self.load_with_room(input, label, 1 << 20)
     }
 
     /// [`Manager::load_from`], first making room in the node table for as
     /// many of the file's nodes as it says it holds, but at most `room` (a
     /// bound the caller knows, such as the file's length over 12 bytes, so
     /// that a damaged count cannot reserve memory before it is found out).
-    fn load_with_room(&mut self, input: impl Read, room: u64) -> std::result::Result<Vec<Bdd>, LoadError> {
+    fn load_with_room(&mut self, input: impl Read, label: &str, room: u64) -> std::result::Result<Vec<Bdd>, LoadError> {
         let mut r = Crc { inner: input, hasher: crc32fast::Hasher::new() };
         let bad = |s: String| Err(LoadError::Bad(s));
         let mut magic = [0u8; 8];
@@ -214,6 +238,10 @@ impl Manager {
         let version = read_u32(&mut r)?;
         if version != FORMAT_VERSION {
             return bad(format!("format version {version}, this build reads version {FORMAT_VERSION}"));
+        }
+        let held = read_label(&mut r)?;
+        if held != label {
+            return bad(format!("it holds {held}, not {label}"));
         }
         let vars = read_u32(&mut r)? as usize;
         if vars != self.var_count() {
@@ -274,16 +302,17 @@ impl Manager {
         Ok(roots)
     }
 
-    /// Save `roots` to `path` atomically: write a temporary file beside it,
-    /// flush it to disk, then rename it over `path`. Returns the file's CRC-32.
-    pub fn save(&self, roots: &[Bdd], path: &Path) -> Result<u32> {
+    /// Save `roots` under `label` to `path` atomically: write a temporary
+    /// file beside it, flush it to disk, then rename it over `path`. Returns
+    /// the file's CRC-32.
+    pub fn save(&self, roots: &[Bdd], label: &str, path: &Path) -> Result<u32> {
         let io_err = |source| Error::Io { path: path.to_path_buf(), source };
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = std::path::PathBuf::from(tmp);
         let file = File::create(&tmp).map_err(io_err)?;
         let mut w = BufWriter::with_capacity(1 << 20, file);
-        let written = self.save_to(roots, &mut w).and_then(|crc| w.flush().map(|_| crc));
+        let written = self.save_to(roots, label, &mut w).and_then(|crc| w.flush().map(|_| crc));
         let synced = written.and_then(|crc| w.get_ref().sync_all().map(|_| crc));
         match synced.and_then(|crc| std::fs::rename(&tmp, path).map(|_| crc)) {
             Ok(crc) => Ok(crc),
@@ -294,13 +323,14 @@ impl Manager {
         }
     }
 
-    /// Load BDDs saved by [`Manager::save`]; errors name the file.
-    pub fn load(&mut self, path: &Path) -> Result<Vec<Bdd>> {
+    /// Load BDDs saved by [`Manager::save`] under `label`; errors name the
+    /// file, and a file of another label is refused.
+    pub fn load(&mut self, path: &Path, label: &str) -> Result<Vec<Bdd>> {
         let io_err = |source| Error::Io { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(io_err)?;
         // Each node takes 12 bytes of the file.
         let room = file.metadata().map_err(io_err)?.len() / 12;
-        match self.load_with_room(BufReader::with_capacity(1 << 20, file), room) {
+        match self.load_with_room(BufReader::with_capacity(1 << 20, file), label, room) {
             Ok(roots) => Ok(roots),
             Err(LoadError::Io(source)) => Err(Error::Io { path: path.to_path_buf(), source }),
             Err(LoadError::Bad(reason)) => Err(Error::BadFile { path: path.to_path_buf(), reason }),

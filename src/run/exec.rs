@@ -13,6 +13,7 @@ use crate::bdd::{Bdd, Stats};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::InputError;
 use crate::search::backward::solve_resumable;
+use crate::search::solution::ply_label;
 use crate::search::{forward_from, Checkpoint, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly};
 use crate::search::{Transition, Value};
 
@@ -90,12 +91,13 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
     let early = |error: anyhow::Error| Stopped { error, reached: Box::default() };
     spec.validate().map_err(|e| early(InputError(e).into()))?;
     let order = spec.order_spec().map_err(|e| early(InputError(e).into()))?;
-    // A solution folder is checked before any work.
-    let writer = match &spec.solution {
-        Some(dir) => Some(SolutionWriter::create(dir).map_err(|e| early(e.into()))?),
-        None => None,
-    };
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config()).map_err(|e| early(e.into()))?;
+    // A solution folder is checked before any work.
+    let writer = match (&spec.solution, spec.down_to) {
+        (Some(dir), None) => Some(SolutionWriter::create(dir).map_err(|e| early(e.into()))?),
+        (Some(dir), Some(_)) => Some(SolutionWriter::extend(dir, &space).map_err(|e| early(e.into()))?),
+        (None, _) => None,
+    };
     sink.started(&space.order_name, space.manager.threads()).map_err(early)?;
     let result = match spec.pass {
         Pass::Count => count(spec, &mut space, sink),
@@ -213,7 +215,7 @@ fn solve(
 ) -> Result<Totals> {
     let opts = spec.forward_options();
     let mut checkpoint = match &spec.checkpoint {
-        Some(dir) => Some(SolveCheckpoint::open(dir, space, &opts)?),
+        Some(dir) => Some(SolveCheckpoint::open(dir, space, &opts, spec.down_to.is_none())?),
         None => None,
     };
     let mut earlier = 0.0;
@@ -236,6 +238,7 @@ fn solve(
         space,
         &opts,
         checkpoint.as_mut().map(|(c, r)| (c, std::mem::take(r))),
+        spec.down_to,
         |p| {
             lowest = Some(p.ply);
             sink.solved(p);
@@ -248,14 +251,14 @@ fn solve(
     })?;
     let solution_bytes = match writer {
         Some(w) => w.finish(space, &spec.order_spec().map_err(anyhow::Error::msg)?, summary.value)?.total_bytes,
-        // Each ply's file holds its win and lost BDDs.
-        None => summary.plies.iter().map(|p| space.manager.saved_size(p.nodes, 2)).sum(),
+        // Each ply's file holds its win and lost BDDs under a label.
+        None => summary.plies.iter().map(|p| space.manager.saved_size(&ply_label(space, p.ply), p.nodes, 2)).sum(),
     };
     let plies_s = summary.forward.plies.iter().map(|p| p.time_s).sum::<f64>()
         + summary.plies.iter().map(|p| p.time_s).sum::<f64>();
     Ok(Totals {
         positions: Some(summary.plies.iter().map(|p| p.total).sum()),
-        value: Some(summary.value),
+        value: summary.value,
         solution_bytes: Some(solution_bytes),
         time_s: earlier + summary.time_s,
         plies_s,

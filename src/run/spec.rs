@@ -206,6 +206,11 @@ pub struct RunSpec {
     /// A count also reports the plies' sizes with complement edges.
     #[serde(default, skip_serializing_if = "is_false")]
     pub complement_edges: bool,
+    /// A solve that keeps no forward layer in memory (each is read back from
+    /// its checkpoint) and solves from the last ply down to this one only
+    /// (part of the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down_to: Option<u32>,
 }
 
 impl RunSpec {
@@ -215,7 +220,7 @@ impl RunSpec {
     /// when its grid sweeps the cache ratio, the GC growth factor, the cap on
     /// cache entries, what collections do with the cache or the cache's
     /// floor, then `/full-bdd` when a count also builds the BDD of all plies,
-    /// then `/repeat-k` for its `k`-th repetition (`k > 1`).
+    /// `/down-to-K` when a solve stops at ply K, then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
         if self.swept.cache_ratio {
@@ -235,6 +240,9 @@ impl RunSpec {
         }
         if self.full_bdd {
             extra += "/full-bdd";
+        }
+        if let Some(k) = self.down_to {
+            extra += &format!("/down-to-{k}");
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);
@@ -270,6 +278,7 @@ impl RunSpec {
             solution: None,
             full_bdd: false,
             complement_edges: false,
+            down_to: None,
         }
     }
 
@@ -292,6 +301,14 @@ impl RunSpec {
         }
         if self.pass == Pass::Solve && (self.full_bdd || self.complement_edges) {
             return Err("full_bdd and complement_edges are figures of a count, not of a solve".into());
+        }
+        if let Some(k) = self.down_to {
+            if self.pass != Pass::Solve || self.checkpoint.is_none() {
+                return Err("down_to: only a solve with a checkpoint reads its layers back".into());
+            }
+            if k > size.cells() {
+                return Err(format!("down_to: {k} is beyond the last ply of {size} ({})", size.cells()));
+            }
         }
         if self.full_bdd && self.checkpoint.is_some() {
             return Err("full_bdd: a checkpointed count cannot build the BDD of all plies".into());

@@ -39,8 +39,8 @@ use crate::measure;
 pub struct SolveSummary {
     /// Plies in order 0..=N.
     pub plies: Vec<SolvePly>,
-    /// The value of the empty board.
-    pub value: Value,
+    /// The value of the empty board (`None` when the pass stopped above ply 0).
+    pub value: Option<Value>,
     pub forward: ForwardSummary,
     pub time_s: f64,
     pub gc_s: f64,
@@ -67,20 +67,25 @@ pub fn solve(
     on_ply: impl FnMut(&SolvePly) + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
-    solve_resumable(space, opts, None, on_ply, store)
+    solve_resumable(space, opts, None, None, on_ply, store)
 }
 
 /// [`solve`] with a checkpoint: the work it holds is taken up (its solved
 /// plies are shown to `on_ply` again, not given to `store`), and every new
-/// layer and solved ply is saved to it.
+/// layer and solved ply is saved to it. With `down_to` (which needs the
+/// checkpoint), the forward pass keeps no layer in memory and the retrograde
+/// pass reads each ply's states back from the checkpoint, solving from the
+/// last ply down to ply `down_to` only.
 pub fn solve_resumable(
     space: &mut StateSpace,
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
+    down_to: Option<u32>,
     on_ply: impl FnMut(&SolvePly) + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
-    space.on_pool(|space| solve_on_pool(space, opts, checkpoint, on_ply, store))
+    assert!(down_to.is_none() || checkpoint.is_some(), "reading the layers back needs a checkpoint");
+    space.on_pool(|space| solve_on_pool(space, opts, checkpoint, down_to, on_ply, store))
 }
 
 /// The sets of one solved ply, from the view of the player to move; `draw`
@@ -98,6 +103,7 @@ fn solve_on_pool(
     space: &mut StateSpace,
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
+    down_to: Option<u32>,
     mut on_ply: impl FnMut(&SolvePly),
     mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
@@ -112,17 +118,23 @@ fn solve_on_pool(
         Some((c, r)) => (Some(c), r),
         None => (None, SolveResume::default()),
     };
-    let (forward, layers, records) = forward_layers(space, &rules, &mut resume, &mut ck)?;
+    let (forward, mut layers, records) = forward_layers(space, &rules, &mut resume, &mut ck, down_to.is_none())?;
     let mut plies = Vec::with_capacity(layers.len());
     for p in &resume.solved {
         on_ply(p);
         plies.push(*p);
     }
     // The ply after the current one (its win is released once it is stored).
-    let mut next = take_up(space, &resume, &layers)?;
+    let mut next = take_up(space, &resume, &mut layers)?;
     let lowest_solved = resume.solved.last().map_or(layers.len() as u32, |p| p.ply);
-    for i in (0..lowest_solved).rev() {
-        let (record, sets) = solve_ply(space, &rules, i, layers[i as usize], next, &records[i as usize], &mut store)?;
+    let bottom = down_to.unwrap_or(0).min(lowest_solved);
+    for i in (bottom..lowest_solved).rev() {
+        let states = match (layers[i as usize].take(), ck.as_deref()) {
+            (Some(states), _) => states,
+            (None, Some(c)) => c.load_layer(space, i)?,
+            (None, None) => unreachable!("a layer not held is read from the checkpoint"),
+        };
+        let (record, sets) = solve_ply(space, &rules, i, states, next, &records[i as usize], &mut store)?;
         on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
@@ -130,19 +142,19 @@ fn solve_on_pool(
         }
         let m = &mut space.manager;
         m.unpin(sets.win);
-        m.unpin(layers[i as usize]);
+        m.unpin(states);
         if let Some(n) = next {
             m.unpin(n.draw);
             m.unpin(n.lost);
         }
         next = Some(sets);
     }
-    let lowest = next.expect("ply 0 was solved");
-    let value = match (lowest.win != Bdd::FALSE, lowest.draw != Bdd::FALSE) {
+    let lowest = next.expect("the last ply was solved");
+    let value = (bottom == 0).then(|| match (lowest.win != Bdd::FALSE, lowest.draw != Bdd::FALSE) {
         (true, _) => Value::FirstPlayerWins,
         (false, true) => Value::Draw,
         (false, false) => Value::SecondPlayerWins,
-    };
+    });
     space.manager.unpin(lowest.draw);
     space.manager.unpin(lowest.lost);
     rules.release(&mut space.manager);
@@ -160,35 +172,55 @@ fn solve_on_pool(
     })
 }
 
-/// The forward pass that keeps every ply's states (pinned), from the
-/// checkpoint's layers on, saving each new layer to the checkpoint.
+/// The forward pass from the checkpoint's layers on, saving each new layer
+/// to the checkpoint. With `hold`, every ply's states stay in memory
+/// (pinned); without, none do (the checkpoint holds them), except the layer
+/// of the checkpoint's lowest solved ply.
 fn forward_layers(
     space: &mut StateSpace,
     rules: &Transition,
     resume: &mut SolveResume,
     ck: &mut Option<&mut SolveCheckpoint>,
-) -> Result<(ForwardSummary, Vec<Bdd>, Vec<super::PlyRecord>)> {
+    hold: bool,
+) -> Result<(ForwardSummary, Vec<Option<Bdd>>, Vec<super::PlyRecord>)> {
     let mut layers = std::mem::take(&mut resume.layers);
     let mut records = resume.forward.clone();
-    let from = layers.last().map(|&states| Resume { records: std::mem::take(&mut resume.forward), states });
+    // The checkpoint loads the last layer of an unfinished pass; a finished
+    // pass takes no step, so its last states are not read.
+    let from = layers
+        .last()
+        .map(|&states| Resume { records: std::mem::take(&mut resume.forward), states: states.unwrap_or(Bdd::FALSE) });
     let (forward, _) = forward_from(space, rules, from, false, true, |space, record, states| {
-        space.manager.pin(states);
-        layers.push(states);
         records.push(*record);
+        if hold {
+            space.manager.pin(states);
+        }
+        layers.push(hold.then_some(states));
         match ck.as_deref_mut() {
             Some(c) => c.save_layer(space, &records, states),
             None => Ok(()),
         }
     })?;
+    if !hold {
+        // The layer an unfinished pass resumed from is not needed again.
+        let lowest = resume.solved.last().map(|p| p.ply as usize);
+        for (ply, layer) in layers.iter_mut().enumerate() {
+            if Some(ply) != lowest {
+                if let Some(states) = layer.take() {
+                    space.manager.unpin(states);
+                }
+            }
+        }
+    }
     Ok((forward, layers, records))
 }
 
 /// The lowest solved ply of a checkpoint as the next ply's sets (its draw
 /// rebuilt from its states), pinned; the states of every solved ply unpinned.
-fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &[Bdd]) -> Result<Option<Solved>> {
+fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bdd>]) -> Result<Option<Solved>> {
     let mut next = None;
     if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
-        let states = layers[p.ply as usize];
+        let states = layers[p.ply as usize].expect("the lowest solved ply's layer is loaded");
         let m = &mut space.manager;
         let decided = pinned(m, |m| m.or(win, lost))?;
         let draw = pinned(m, |m| m.diff(states, decided))?;
@@ -198,7 +230,9 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &[Bdd]) -> Resu
     }
     // The states of solved plies are not needed again (the loop unpins the rest).
     for p in &resume.solved {
-        space.manager.unpin(layers[p.ply as usize]);
+        if let Some(states) = layers[p.ply as usize].take() {
+            space.manager.unpin(states);
+        }
     }
     Ok(next)
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, writable_dir, write_atomic};
+use super::files::{bad, io, label, writable_dir, write_atomic};
 use super::forward::Resume;
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
@@ -17,7 +17,7 @@ use crate::encoding::{EncodingKind, StateSpace};
 use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-count-checkpoint";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What a checkpoint must agree on to be resumed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +71,15 @@ fn records_crc(records: &[PlyRecord]) -> u32 {
     crc32fast::hash(serde_json::to_string(records).expect("records serialize").as_bytes())
 }
 
+/// The label of the BDD file of the last ply of `records`: its ply, its
+/// number of states and the checksum of all records, so that records edited
+/// in the JSON (with a new checksum there) no longer match the BDD file.
+fn states_label(space: &StateSpace, records: &[PlyRecord]) -> String {
+    let last = records.last().expect("a checkpoint has a ply");
+    let crc = records_crc(records);
+    label(space, &format!("{} states of ply {}, records {crc:08x}", last.states, last.ply))
+}
+
 /// What the forward checkpoint in `dir` holds, in words ("36 plies
 /// counted"), or `None` when there is none (or it cannot be read).
 pub fn describe(dir: &Path) -> Option<String> {
@@ -115,7 +124,7 @@ impl Checkpoint {
         if file.records.iter().enumerate().any(|(i, r)| r.ply != i as u32) || last.is_none_or(|p| p > size.cells()) {
             return Err(bad(&path, "the ply records are not 0, 1, 2, ..."));
         }
-        let roots = space.manager.load(&dir.join(&file.file))?;
+        let roots = space.manager.load(&dir.join(&file.file), &states_label(space, &file.records))?;
         let [states] = roots[..] else { return Err(bad(&dir.join(&file.file), "expected one BDD")) };
         let frame = options.image.frame_of(last.unwrap());
         let in_frame = space.manager.var_set_vars(space.layout.set(frame));
@@ -134,7 +143,7 @@ impl Checkpoint {
     pub fn save(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
         let ply = records.last().map_or(0, |r| r.ply);
         let name = format!("states-ply{ply:03}.bdd");
-        space.manager.save(&[states], &self.dir.join(&name))?;
+        space.manager.save(&[states], &states_label(space, records), &self.dir.join(&name))?;
         let file = CheckpointFile {
             format: FORMAT.into(),
             version: VERSION,

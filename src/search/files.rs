@@ -4,7 +4,17 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
+
+/// The label of a stored BDD file (inside its checksum): the board and
+/// encoding of `space` and `what` the file holds, such as `states of ply 12`.
+/// A loader asks for the label it expects, so a file of another board,
+/// encoding, ply or set is refused.
+pub(crate) fn label(space: &StateSpace, what: &str) -> String {
+    let size = space.size();
+    format!("{}x{} {}: {what}", size.width, size.height, space.encoding.kind())
+}
 
 /// A file that is not what c4bdd expects.
 pub(crate) fn bad(path: &Path, reason: impl Into<String>) -> Error {

@@ -2,17 +2,18 @@
 //! to move (draw is derived: the ply's states that are neither), in one file
 //! per ply (`ply-NN.bdd`, the core's checksummed format), and `manifest.json`
 //! with the board, encoding, variable order, format version, the value of the
-//! empty board, and each file's size and CRC-32.
+//! empty board, each file's size and CRC-32, and a CRC-32 of all of these.
 //!
-//! Loading checks the manifest against the request and each file's size and
-//! checksum against the manifest before the core checks its content, so a
-//! damaged or mismatched solution gives an error naming the file.
+//! Loading checks the manifest's checksum, then each file's size and checksum
+//! against the manifest and its label (board, encoding, ply) against the ply
+//! asked for, before the core checks its content, so a damaged, swapped or
+//! mismatched solution gives an error naming the file.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, writable_dir, write_atomic};
+use super::files::{bad, io, label, writable_dir, write_atomic};
 use super::records::Value;
 use crate::bdd::{Bdd, Config};
 use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
@@ -22,7 +23,7 @@ use crate::game::{BoardSize, Position};
 
 /// The manifest's format name and version.
 pub const SOLUTION_FORMAT: &str = "c4bdd-solution";
-pub const SOLUTION_VERSION: u32 = 1;
+pub const SOLUTION_VERSION: u32 = 2;
 
 /// One ply's file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,9 +46,25 @@ pub struct Manifest {
     pub order: String,
     /// The state variables in level order, so the layout can be rebuilt.
     pub arrangement: Vec<String>,
-    pub value: Value,
+    /// The value of the empty board; `None` in a solution of the last plies
+    /// only.
+    pub value: Option<Value>,
+    /// The stored plies in order, up to the last: all of them, or those from
+    /// the lowest solved ply of a pass that stopped there.
     pub plies: Vec<PlyFile>,
     pub total_bytes: u64,
+}
+
+/// `manifest.json`: the manifest and the CRC-32 of its compact JSON.
+#[derive(Serialize, Deserialize)]
+struct ManifestFile {
+    #[serde(flatten)]
+    manifest: Manifest,
+    crc32: u32,
+}
+
+fn manifest_crc(manifest: &Manifest) -> u32 {
+    crc32fast::hash(serde_json::to_string(manifest).expect("a manifest serializes").as_bytes())
 }
 
 /// Writes a solution while the solver runs.
@@ -71,10 +88,29 @@ impl SolutionWriter {
     pub fn store(&mut self, space: &StateSpace, ply: u32, win: Bdd, lost: Bdd) -> Result<()> {
         let file = format!("ply-{ply:02}.bdd");
         let path = self.dir.join(&file);
-        let crc32 = space.manager.save(&[win, lost], &path)?;
+        let crc32 = space.manager.save(&[win, lost], &ply_label(space, ply), &path)?;
         let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
         self.plies.push(PlyFile { ply, file, bytes, crc32 });
         Ok(())
+    }
+
+    /// [`SolutionWriter::create`], except that a solution of the last plies
+    /// only (no value) of `space`'s board and encoding is taken up: a pass
+    /// that solves further down adopts its plies and rewrites its manifest
+    /// when it finishes (until then the old manifest stays valid).
+    pub fn extend(dir: &Path, space: &StateSpace) -> Result<SolutionWriter> {
+        let path = dir.join("manifest.json");
+        if path.exists() {
+            let held = Solution::open(dir)?.manifest;
+            let size = space.size();
+            let same = (held.width, held.height, held.encoding) == (size.width, size.height, space.encoding.kind())
+                && held.arrangement == space.arrangement;
+            if held.value.is_some() || !same {
+                return Err(bad(dir, "already holds another solution (manifest.json); choose another directory"));
+            }
+        }
+        writable_dir(dir)?;
+        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
     }
 
     /// Take up the file of a ply stored by an earlier, interrupted run (a
@@ -97,7 +133,7 @@ impl SolutionWriter {
     }
 
     /// Write the manifest; returns it.
-    pub fn finish(mut self, space: &StateSpace, order: &OrderSpec, value: Value) -> Result<Manifest> {
+    pub fn finish(mut self, space: &StateSpace, order: &OrderSpec, value: Option<Value>) -> Result<Manifest> {
         self.plies.sort_by_key(|p| p.ply);
         let size = space.size();
         let manifest = Manifest {
@@ -112,10 +148,16 @@ impl SolutionWriter {
             total_bytes: self.plies.iter().map(|p| p.bytes).sum(),
             plies: self.plies,
         };
-        let text = serde_json::to_string_pretty(&manifest).expect("a manifest serializes") + "\n";
+        let file = ManifestFile { crc32: manifest_crc(&manifest), manifest };
+        let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
         write_atomic(&self.dir.join("manifest.json"), &text)?;
-        Ok(manifest)
+        Ok(file.manifest)
     }
+}
+
+/// The label of the file of ply `ply` of a solution in `space`.
+pub fn ply_label(space: &StateSpace, ply: u32) -> String {
+    label(space, &format!("win and lost of ply {ply}"))
 }
 
 /// A solution opened for queries.
@@ -132,8 +174,9 @@ impl Solution {
     pub fn open(dir: &Path) -> Result<Solution> {
         let path = dir.join("manifest.json");
         let text = std::fs::read_to_string(&path).map_err(io(&path))?;
-        let manifest: Manifest =
+        let file: ManifestFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
+        let manifest = file.manifest;
         if manifest.format != SOLUTION_FORMAT || manifest.version != SOLUTION_VERSION {
             let (f, v) = (&manifest.format, manifest.version);
             return Err(bad(
@@ -141,12 +184,19 @@ impl Solution {
                 format!("format {f} version {v}, this build reads {SOLUTION_FORMAT} {SOLUTION_VERSION}"),
             ));
         }
+        if manifest_crc(&manifest) != file.crc32 {
+            return Err(bad(&path, "the manifest does not match its checksum"));
+        }
         let size =
             BoardSize::new(manifest.width as u32, manifest.height as u32).map_err(|e| bad(&path, e.to_string()))?;
-        if manifest.plies.len() != size.cells() as usize + 1
-            || manifest.plies.iter().enumerate().any(|(i, p)| p.ply != i as u32)
+        let lowest = (size.cells() + 1).saturating_sub(manifest.plies.len() as u32);
+        let whole = lowest == 0;
+        if manifest.plies.len() > size.cells() as usize + 1
+            || manifest.plies.iter().enumerate().any(|(i, p)| p.ply != lowest + i as u32)
+            || whole != manifest.value.is_some()
         {
-            return Err(bad(&path, format!("the manifest does not list plies 0..={}", size.cells())));
+            let reason = format!("the manifest does not list plies k..={} with a value when k = 0", size.cells());
+            return Err(bad(&path, reason));
         }
         let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
         let space = StateSpace::new(manifest.encoding, size, &order, Config::default())
@@ -159,9 +209,21 @@ impl Solution {
         self.space.size()
     }
 
+    /// The plies the solution holds, from its lowest to the last.
+    pub fn plies(&self) -> std::ops::RangeInclusive<u32> {
+        let cells = self.size().cells();
+        (cells + 1 - self.manifest.plies.len() as u32)..=cells
+    }
+
     /// Load one ply's `(win, lost)` BDDs, after checking size and checksum.
     pub fn load_ply(&mut self, ply: u32) -> Result<(Bdd, Bdd)> {
-        let entry = self.manifest.plies.get(ply as usize).ok_or_else(|| bad(&self.dir, format!("no ply {ply}")))?;
+        let (plies, dir) = (self.plies(), &self.dir);
+        let entry = self
+            .manifest
+            .plies
+            .iter()
+            .find(|p| p.ply == ply)
+            .ok_or_else(|| bad(dir, format!("holds plies {}..={}, not ply {ply}", plies.start(), plies.end())))?;
         let path = self.dir.join(&entry.file);
         let bytes = std::fs::read(&path).map_err(io(&path))?;
         if bytes.len() as u64 != entry.bytes {
@@ -171,7 +233,8 @@ impl Solution {
         if stored != Some(entry.crc32) {
             return Err(bad(&path, "checksum differs from the manifest"));
         }
-        let roots = self.space.manager.load_from(&bytes[..]).map_err(|e| match e {
+        let label = ply_label(&self.space, ply);
+        let roots = self.space.manager.load_from(&bytes[..], &label).map_err(|e| match e {
             crate::bdd::LoadError::Bad(reason) => bad(&path, reason),
             crate::bdd::LoadError::Io(source) => Error::Io { path: path.clone(), source },
             crate::bdd::LoadError::Limit(e) => e,

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
-use super::files::{bad, io, writable_dir, write_atomic};
+use super::files::{bad, io, label, writable_dir, write_atomic};
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
 use super::records::SolvePly;
@@ -23,7 +23,7 @@ use crate::encoding::StateSpace;
 use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-solve-checkpoint";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const FILE: &str = "solve-checkpoint.json";
 
 /// What the JSON file records.
@@ -55,12 +55,24 @@ fn layer_file(ply: u32) -> String {
     format!("layer-{ply:03}.bdd")
 }
 
-/// Work a checkpoint holds: the layers (pinned) with their records, and the
-/// solved plies with the lowest one's `win` and `lost` (pinned).
+/// The label of a layer's file: its ply and number of states.
+fn layer_label(space: &StateSpace, record: &PlyRecord) -> String {
+    label(space, &format!("{} states of ply {}", record.states, record.ply))
+}
+
+/// The label of a solved ply's file: its ply and its table row.
+fn solved_label(space: &StateSpace, p: &SolvePly) -> String {
+    label(space, &format!("win and lost of ply {}, {} won, {} drawn, {} lost", p.ply, p.won, p.drawn, p.lost))
+}
+
+/// Work a checkpoint holds: the layers with their records, the solved plies
+/// and the lowest one's `win` and `lost` (pinned).
 #[derive(Default)]
 pub struct SolveResume {
     pub forward: Vec<PlyRecord>,
-    pub layers: Vec<Bdd>,
+    /// Per counted ply its states, pinned, or `None` where they stay on disk
+    /// until [`SolveCheckpoint::load_layer`] (see [`SolveCheckpoint::open`]).
+    pub layers: Vec<Option<Bdd>>,
     pub solved: Vec<SolvePly>,
     pub lowest: Option<(Bdd, Bdd)>,
 }
@@ -78,68 +90,71 @@ pub struct SolveCheckpoint {
     dir: PathBuf,
     setup: Setup,
     progress: Progress,
+    options: ForwardOptions,
 }
 
 impl SolveCheckpoint {
     /// Open (creating it if needed) a checkpoint directory; returns what it
-    /// holds. A checkpoint of another board, encoding, order or strategy is refused.
+    /// holds. A checkpoint of another board, encoding, order or strategy is
+    /// refused. With `hold`, every layer is loaded; without, only those the
+    /// passes take up at once: the last layer of an unfinished forward pass
+    /// and the layer of the lowest solved ply.
     pub fn open(
         dir: &Path,
         space: &mut StateSpace,
         options: &ForwardOptions,
+        hold: bool,
     ) -> Result<(SolveCheckpoint, SolveResume)> {
         writable_dir(dir)?;
         let setup = Setup::of(space, options);
         let path = dir.join(FILE);
-        let empty = SolveResume::default();
+        let mut checkpoint =
+            SolveCheckpoint { dir: dir.to_path_buf(), setup, progress: Progress::default(), options: *options };
         if !path.exists() {
-            return Ok((SolveCheckpoint { dir: dir.to_path_buf(), setup, progress: Progress::default() }, empty));
+            return Ok((checkpoint, SolveResume::default()));
         }
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
-        let file: CheckpointFile =
-            serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solve checkpoint: {e}")))?;
-        if file.format != FORMAT || file.version != VERSION {
-            let (f, v) = (&file.format, file.version);
-            return Err(bad(&path, format!("format {f} version {v}, expected {FORMAT} {VERSION}")));
-        }
-        file.setup.check(&setup, &path)?;
-        let progress = file.progress;
-        if crc(&progress) != file.progress_crc32 {
-            return Err(bad(&path, "the records do not match their checksum"));
-        }
+        checkpoint.progress = read_progress(&path, &checkpoint.setup, space.size().cells())?;
+        let progress = &checkpoint.progress;
         let cells = space.size().cells();
-        let forward_ok = progress.forward.iter().enumerate().all(|(i, r)| r.ply == i as u32)
-            && progress.forward.len() as u32 <= cells + 1;
-        let solved_ok = progress.solved.iter().enumerate().all(|(i, p)| p.ply + i as u32 == cells)
-            && (progress.solved.is_empty() || progress.forward.len() as u32 == cells + 1)
-            && progress.solved.is_empty() == progress.solved_file.is_none();
-        if !forward_ok || !solved_ok {
-            return Err(bad(&path, "the records are not plies 0, 1, ... forward and the last plies solved"));
-        }
+        let lowest_ply = progress.solved.last().map(|p| p.ply);
         let mut layers = Vec::new();
         for record in &progress.forward {
-            let file = dir.join(layer_file(record.ply));
-            let [states] = load(space, &file, options.image.frame_of(record.ply))?[..] else {
-                return Err(bad(&file, "expected one BDD"));
-            };
-            if space.count(states, options.image.frame_of(record.ply)) != record.states {
-                return Err(bad(&file, "its state count differs from the checkpoint's record"));
-            }
-            space.manager.pin(states);
-            layers.push(states);
+            let unfinished_last = record.ply + 1 == progress.forward.len() as u32 && record.ply < cells;
+            let needed = hold || unfinished_last || Some(record.ply) == lowest_ply;
+            layers.push(if needed { Some(checkpoint.load_layer(space, record.ply)?) } else { None });
         }
         let lowest = match (&progress.solved_file, progress.solved.last()) {
-            (Some(name), Some(record)) => Some(load_solved(space, &dir.join(name), options, &layers, record)?),
+            (Some(name), Some(record)) => {
+                let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
+                Some(load_solved(space, &dir.join(name), options, states, record)?)
+            }
             _ => None,
         };
-        let resume = SolveResume { forward: progress.forward.clone(), layers, solved: progress.solved.clone(), lowest };
-        Ok((SolveCheckpoint { dir: dir.to_path_buf(), setup, progress }, resume))
+        let forward = progress.forward.clone();
+        let resume = SolveResume { forward, layers, solved: progress.solved.clone(), lowest };
+        Ok((checkpoint, resume))
+    }
+
+    /// Load the states of a saved layer, checked against its record, pinned.
+    pub fn load_layer(&self, space: &mut StateSpace, ply: u32) -> Result<Bdd> {
+        let record = self.progress.forward.get(ply as usize).expect("a layer of the checkpoint");
+        let file = self.dir.join(layer_file(ply));
+        let frame = self.options.image.frame_of(ply);
+        let [states] = load(space, &file, &layer_label(space, record), frame)?[..] else {
+            return Err(bad(&file, "expected one BDD"));
+        };
+        if space.count(states, frame) != record.states {
+            return Err(bad(&file, "its state count differs from the checkpoint's record"));
+        }
+        space.manager.pin(states);
+        Ok(states)
     }
 
     /// Record a finished forward layer; `records` are all forward records so far.
     pub fn save_layer(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
         let ply = records.last().map_or(0, |r| r.ply);
-        space.manager.save(&[states], &self.dir.join(layer_file(ply)))?;
+        let states_label = layer_label(space, records.last().expect("a layer has its record"));
+        space.manager.save(&[states], &states_label, &self.dir.join(layer_file(ply)))?;
         self.progress.forward = records.to_vec();
         self.write()
     }
@@ -147,7 +162,7 @@ impl SolveCheckpoint {
     /// Record a solved ply (the next lower one) with its `win` and `lost`.
     pub fn save_solved(&mut self, space: &StateSpace, record: &SolvePly, win: Bdd, lost: Bdd) -> Result<()> {
         let name = format!("solved-{:03}.bdd", record.ply);
-        space.manager.save(&[win, lost], &self.dir.join(&name))?;
+        space.manager.save(&[win, lost], &solved_label(space, record), &self.dir.join(&name))?;
         self.progress.solved.push(*record);
         let old = self.progress.solved_file.replace(name);
         self.write()?;
@@ -170,9 +185,35 @@ impl SolveCheckpoint {
     }
 }
 
+/// Read and check `solve-checkpoint.json`: format, setup, checksum, and
+/// records that are plies 0, 1, ... forward and the last plies solved.
+fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let file: CheckpointFile =
+        serde_json::from_str(&text).map_err(|e| bad(path, format!("not a c4bdd solve checkpoint: {e}")))?;
+    if file.format != FORMAT || file.version != VERSION {
+        let (f, v) = (&file.format, file.version);
+        return Err(bad(path, format!("format {f} version {v}, expected {FORMAT} {VERSION}")));
+    }
+    file.setup.check(setup, path)?;
+    let progress = file.progress;
+    if crc(&progress) != file.progress_crc32 {
+        return Err(bad(path, "the records do not match their checksum"));
+    }
+    let forward_ok = progress.forward.iter().enumerate().all(|(i, r)| r.ply == i as u32)
+        && progress.forward.len() as u32 <= cells + 1;
+    let solved_ok = progress.solved.iter().enumerate().all(|(i, p)| p.ply + i as u32 == cells)
+        && (progress.solved.is_empty() || progress.forward.len() as u32 == cells + 1)
+        && progress.solved.is_empty() == progress.solved_file.is_none();
+    if !forward_ok || !solved_ok {
+        return Err(bad(path, "the records are not plies 0, 1, ... forward and the last plies solved"));
+    }
+    Ok(progress)
+}
+
 /// Load a BDD file whose BDDs must lie in `frame`'s variables.
-fn load(space: &mut StateSpace, file: &Path, frame: crate::encoding::Frame) -> Result<Vec<Bdd>> {
-    let roots = space.manager.load(file)?;
+fn load(space: &mut StateSpace, file: &Path, label: &str, frame: crate::encoding::Frame) -> Result<Vec<Bdd>> {
+    let roots = space.manager.load(file, label)?;
     let in_frame = space.manager.var_set_vars(space.layout.set(frame));
     for &f in &roots {
         if space.manager.support(f).iter().any(|v| !in_frame.contains(v)) {
@@ -187,15 +228,17 @@ fn load_solved(
     space: &mut StateSpace,
     file: &Path,
     options: &ForwardOptions,
-    layers: &[Bdd],
+    states: Bdd,
     record: &SolvePly,
 ) -> Result<(Bdd, Bdd)> {
     let frame = options.image.frame_of(record.ply);
-    let [win, lost] = load(space, file, frame)?[..] else { return Err(bad(file, "expected win and lost")) };
+    let [win, lost] = load(space, file, &solved_label(space, record), frame)?[..] else {
+        return Err(bad(file, "expected win and lost"));
+    };
     let m = &mut space.manager;
     let both = m.and(win, lost)?;
     let either = m.or(win, lost)?;
-    let outside = m.diff(either, layers[record.ply as usize])?;
+    let outside = m.diff(either, states)?;
     let (w, l) = (space.count(win, frame), space.count(lost, frame));
     let (won, lost_count) = if record.ply.is_multiple_of(2) { (w, l) } else { (l, w) };
     if both != Bdd::FALSE || outside != Bdd::FALSE || won != record.won || lost_count != record.lost {

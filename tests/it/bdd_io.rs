@@ -30,7 +30,7 @@ fn saved() -> (Vec<u8>, Vec<Vec<bool>>) {
     let (mut m, x) = manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7]));
     let roots = sample(&mut m, &x);
     let mut bytes = Vec::new();
-    m.save_to(&roots, &mut bytes).unwrap();
+    m.save_to(&roots, "test", &mut bytes).unwrap();
     let tables = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
     (bytes, tables)
 }
@@ -43,7 +43,7 @@ fn fresh() -> Manager {
 fn round_trip_in_memory_and_on_disk() {
     let (bytes, tables) = saved();
     let mut m = fresh();
-    let roots = m.load_from(&bytes[..]).unwrap();
+    let roots = m.load_from(&bytes[..], "test").unwrap();
     let got: Vec<Vec<bool>> = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
     assert_eq!(got, tables);
     assert_eq!(roots[0], roots[5], "a root saved twice loads as the same node");
@@ -51,10 +51,10 @@ fn round_trip_in_memory_and_on_disk() {
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.bdd");
-    m.save(&roots, &path).unwrap();
+    m.save(&roots, "test", &path).unwrap();
     assert!(!dir.path().join("set.bdd.tmp").exists(), "the temporary file is renamed away");
     let mut m2 = fresh();
-    let again = m2.load(&path).unwrap();
+    let again = m2.load(&path, "test").unwrap();
     let got: Vec<Vec<bool>> = again.iter().map(|&f| truth_table(&m2, f, N)).collect();
     assert_eq!(got, tables);
 }
@@ -65,9 +65,9 @@ fn saved_size_is_the_size_of_the_written_file() {
     let roots = sample(&mut m, &x);
     for k in 0..=roots.len() {
         let mut bytes = Vec::new();
-        m.save_to(&roots[..k], &mut bytes).unwrap();
+        m.save_to(&roots[..k], "test", &mut bytes).unwrap();
         let nodes = m.node_count_many(&roots[..k]) as u64;
-        assert_eq!(m.saved_size(nodes, k), bytes.len() as u64, "{k} roots");
+        assert_eq!(m.saved_size("test", nodes, k), bytes.len() as u64, "{k} roots");
     }
 }
 
@@ -76,7 +76,7 @@ fn every_truncation_is_rejected() {
     let (bytes, _) = saved();
     for len in 0..bytes.len() {
         let mut m = fresh();
-        match m.load_from(&bytes[..len]) {
+        match m.load_from(&bytes[..len], "test") {
             Err(LoadError::Bad(_)) => {}
             other => panic!("truncated at {len} of {}: {other:?}", bytes.len()),
         }
@@ -92,12 +92,15 @@ fn every_flipped_byte_is_rejected() {
             let mut bad = bytes.clone();
             bad[i] ^= mask;
             let mut m = fresh();
-            assert!(matches!(m.load_from(&bad[..]), Err(LoadError::Bad(_))), "byte {i} xor {mask:#x} was accepted");
+            assert!(
+                matches!(m.load_from(&bad[..], "test"), Err(LoadError::Bad(_))),
+                "byte {i} xor {mask:#x} was accepted"
+            );
         }
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(matches!(fresh().load_from(&longer[..]), Err(LoadError::Bad(_))), "trailing bytes");
+    assert!(matches!(fresh().load_from(&longer[..], "test"), Err(LoadError::Bad(_))), "trailing bytes");
 }
 
 #[test]
@@ -107,21 +110,41 @@ fn a_manager_of_another_layout_is_refused_with_the_file_named() {
     let path = dir.path().join("set.bdd");
     std::fs::write(&path, &bytes).unwrap();
     let (mut other_count, _) = manager(N + 1, None);
-    let err = other_count.load(&path).unwrap_err();
+    let err = other_count.load(&path, "test").unwrap_err();
     assert!(matches!(err, Error::BadFile { .. }), "{err}");
     assert!(err.to_string().contains("set.bdd") && err.to_string().contains("variables"), "{err}");
     let (mut other_order, _) = manager(N, None);
-    let err = other_order.load(&path).unwrap_err();
+    let err = other_order.load(&path, "test").unwrap_err();
     assert!(err.to_string().contains("order"), "{err}");
-    let missing = other_order.load(&dir.path().join("missing.bdd")).unwrap_err();
+    let missing = other_order.load(&dir.path().join("missing.bdd"), "test").unwrap_err();
     assert!(matches!(missing, Error::Io { .. }) && missing.to_string().contains("missing.bdd"));
+}
+
+#[test]
+fn a_file_of_another_label_is_refused_naming_both() {
+    let (bytes, tables) = saved();
+    let err = fresh().load_from(&bytes[..], "states of ply 3");
+    match err {
+        Err(LoadError::Bad(reason)) => assert_eq!(reason, "it holds test, not states of ply 3"),
+        other => panic!("a file of another label was not refused: {:?}", other.map(|r| r.len())),
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ply-03.bdd");
+    std::fs::write(&path, &bytes).unwrap();
+    let err = fresh().load(&path, "win and lost of ply 3").unwrap_err().to_string();
+    assert!(err.contains("ply-03.bdd") && err.contains("not win and lost of ply 3"), "{err}");
+    let mut m = fresh();
+    let roots = m.load(&path, "test").unwrap();
+    let got: Vec<Vec<bool>> = roots.iter().map(|&f| truth_table(&m, f, N)).collect();
+    assert_eq!(got, tables, "the right label loads");
 }
 
 /// The node records `(var, low, high)` and the roots of a saved file.
 fn decode(bytes: &[u8]) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
     let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-    let vars = word(12) as usize;
-    let at = 16 + 4 * vars;
+    let header = 16 + word(12) as usize; // magic, version, label
+    let vars = word(header) as usize;
+    let at = header + 4 + 4 * vars;
     let nodes = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
     let (roots, first) = (word(at + 8) as usize, at + 12);
     let records =
@@ -163,6 +186,6 @@ fn nodes_are_written_in_post_order_from_the_roots_wherever_they_live() {
     }
     let roots = sample(&mut m, &x);
     let mut again = Vec::new();
-    m.save_to(&roots, &mut again).unwrap();
+    m.save_to(&roots, "test", &mut again).unwrap();
     assert!(again == bytes, "the file depends on the BDDs only");
 }

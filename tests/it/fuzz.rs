@@ -14,11 +14,12 @@ fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
     CHECKPOINT.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let (mut space, opts) = space3x3();
-        let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts).unwrap();
+        let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true).unwrap();
         c4bdd::search::backward::solve_resumable(
             &mut space,
             &opts,
             Some((&mut ck, resume)),
+            None,
             |_| {},
             |_, _, _, _| Ok(()),
         )
@@ -46,7 +47,7 @@ fn valid_file() -> (Vec<u8>, usize) {
     let f = m.or(a, b).unwrap();
     let g = m.xor(f, c).unwrap();
     let mut bytes = Vec::new();
-    m.save_to(&[f, g], &mut bytes).unwrap();
+    m.save_to(&[f, g], "test", &mut bytes).unwrap();
     (bytes, 6)
 }
 
@@ -69,10 +70,10 @@ proptest! {
         bytes[i] = byte;
         let mut m = Manager::new(Config::default());
         m.add_vars(vars).unwrap();
-        let result = m.load_from(&bytes[..]);
+        let result = m.load_from(&bytes[..], "test");
         prop_assert!(result.is_err() || !changed, "a changed byte at {} was accepted", i);
         let cut = cut.index(bytes.len());
-        prop_assert!(m.load_from(&bytes[..cut]).is_err());
+        prop_assert!(m.load_from(&bytes[..cut], "test").is_err());
         m.check().unwrap();
     }
 
@@ -80,7 +81,7 @@ proptest! {
     fn bdd_loader_takes_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let mut m = Manager::new(Config::default());
         m.add_vars(6).unwrap();
-        let _ = m.load_from(&bytes[..]);
+        let _ = m.load_from(&bytes[..], "test");
         m.check().unwrap();
     }
 
@@ -108,7 +109,7 @@ proptest! {
         std::fs::write(dir.path().join("solve-checkpoint.json"), &text).unwrap();
         let (mut space, opts) = space3x3();
         prop_assert!(Checkpoint::open(dir.path(), &mut space, &opts).is_err());
-        prop_assert!(SolveCheckpoint::open(dir.path(), &mut space, &opts).is_err());
+        prop_assert!(SolveCheckpoint::open(dir.path(), &mut space, &opts, true).is_err());
     }
 
     #[test]
@@ -125,7 +126,7 @@ proptest! {
         let (mut space, opts) = space3x3();
         // Either the change is harmless (e.g. a space) and the records load,
         // or the checkpoint is refused; never a panic.
-        if let Ok((_, resume)) = SolveCheckpoint::open(dir.path(), &mut space, &opts) {
+        if let Ok((_, resume)) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true) {
             prop_assert_eq!(resume.forward.len(), 10);
             prop_assert_eq!(resume.solved.len(), 10);
         }
