@@ -94,6 +94,11 @@ pub struct QueryArgs {
     /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// The position as a board instead: a layout (a cell a character, column by column from the
+    /// bottom-left, x/o/b; the 42-character rows of 7x6 datasets) or a diagram (rows top to
+    /// bottom, ./x/o, separated by / or newlines).
+    #[arg(long, conflicts_with = "moves")]
+    pub position: Option<String>,
     /// The board the moves are meant for; refused if the solution is of another board.
     #[arg(long, short = 'W', value_parser = clap::value_parser!(u32).range(1..=13), requires = "height")]
     pub width: Option<u32>,
@@ -108,6 +113,16 @@ pub struct BestArgs {
     /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// The position as a board instead (see `c4bdd query --help`).
+    #[arg(long, conflicts_with = "moves")]
+    pub position: Option<String>,
+    /// Print one JSON object (value, each move's value, the best move, search figures).
+    #[arg(long)]
+    pub json: bool,
+    /// A ply of --solution that cannot be read (missing, damaged, not held) is an error; without
+    /// it, a warning line names the file and the search goes on without that ply.
+    #[arg(long, requires = "solution")]
+    pub strict: bool,
     /// Probe this stored solution (of the same board) to skip moves that cannot win.
     #[arg(long)]
     pub solution: Option<PathBuf>,

@@ -4,5 +4,6 @@
 pub mod alphabeta;
 pub mod board;
 pub mod explicit;
+pub mod layout;
 
 pub use board::{BoardSize, Player, Position, MAX_SIDE};

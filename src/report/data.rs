@@ -72,6 +72,34 @@ pub struct Archive {
     pub runs: Vec<Run>,
     /// All positions in one BDD: the runs that recorded `full_bdd_nodes`.
     pub full_bdds: Vec<FullBdd>,
+    /// Retrograde passes that stopped above ply 0 (`solve --down-to`).
+    pub partial_solves: Vec<PartialSolve>,
+}
+
+/// A retrograde pass from the last ply down to some ply (`solve --down-to
+/// K`): the rows of a `plies.csv` under a run key ending in `/down-to-K`,
+/// written by `solve --csv` (no `runs.csv` row: such a pass is run in
+/// resumed stages from the console).
+#[derive(Clone, Debug)]
+pub struct PartialSolve {
+    /// The directory it came from, relative to the results root.
+    pub source: PathBuf,
+    pub board: BoardSize,
+    /// Solved plies in ply order.
+    pub plies: Vec<PlyRow>,
+}
+
+impl PartialSolve {
+    /// The partial pass of `key`'s board, if the key is one
+    /// (`WxH/.../down-to-K`).
+    fn of(source: &Path, key: &str, mut plies: Vec<PlyRow>) -> Option<PartialSolve> {
+        let down_to = key.rsplit('/').next()?.strip_prefix("down-to-")?;
+        down_to.parse::<u32>().ok()?;
+        let (w, h) = key.split('/').next()?.split_once('x')?;
+        let board = BoardSize::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+        plies.sort_by_key(|p| p.ply);
+        Some(PartialSolve { source: source.to_path_buf(), board, plies })
+    }
 }
 
 /// All positions of a board in one BDD, as a run recorded it.
@@ -85,14 +113,15 @@ pub struct FullBdd {
     pub positions: u128,
 }
 
-/// Sweep directories below `root` (those holding a `runs.csv`), sorted.
+/// Archive directories below `root` (those holding a `runs.csv` or a
+/// `plies.csv`), sorted.
 fn sweep_dirs(root: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let experiments =
         std::fs::read_dir(root).with_context(|| format!("cannot read results directory {}", root.display()))?;
     for exp in experiments.flatten().filter(|e| e.path().is_dir()) {
         for run in std::fs::read_dir(exp.path())?.flatten() {
-            if run.path().join("runs.csv").is_file() {
+            if run.path().join("runs.csv").is_file() || run.path().join("plies.csv").is_file() {
                 out.push(run.path());
             }
         }
@@ -105,9 +134,10 @@ impl Archive {
     /// Read every sweep directory below `root`; a malformed CSV is an error
     /// naming the file.
     pub fn load(root: &Path) -> Result<Archive> {
-        let mut runs = Vec::new();
+        let (mut runs, mut partial_solves) = (Vec::new(), Vec::new());
         for dir in sweep_dirs(root)? {
-            let rows: Vec<RunRow> = read_rows(&dir.join("runs.csv"))?;
+            let runs_path = dir.join("runs.csv");
+            let rows: Vec<RunRow> = if runs_path.exists() { read_rows(&runs_path)? } else { Vec::new() };
             let plies_path = dir.join("plies.csv");
             let plies: Vec<PlyRow> = if plies_path.exists() { read_rows(&plies_path)? } else { Vec::new() };
             let mut by_run: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
@@ -120,6 +150,7 @@ impl Archive {
                 plies.sort_by_key(|p| p.ply);
                 runs.push(Run { source: source.clone(), row, plies });
             }
+            partial_solves.extend(by_run.into_iter().filter_map(|(key, plies)| PartialSolve::of(&source, &key, plies)));
         }
         // A run that also built the BDD of all plies held it beside the
         // plies: it stands only for that figure, not among the plain runs.
@@ -137,7 +168,7 @@ impl Archive {
             })
             .collect();
         full_bdds.sort_by(|a, b| a.source.cmp(&b.source));
-        Ok(Archive { runs, full_bdds })
+        Ok(Archive { runs, full_bdds, partial_solves })
     }
 
     /// Finished single-threaded runs matching a filter (the paper's figures
@@ -161,6 +192,18 @@ impl Archive {
     /// threads, such as a solve's plies (`plots/threads.md` checks that).
     pub fn best_any_threads(&self, keep: impl Fn(&Run) -> bool) -> Option<&Run> {
         self.best(&keep).or_else(|| self.fastest(keep))
+    }
+
+    /// The plies of `board` solved so far: those of a finished solve, else
+    /// those of the partial pass that reached lowest; with the directory they
+    /// came from.
+    pub fn solved_plies(&self, board: BoardSize) -> Option<(&Path, &[PlyRow])> {
+        let whole = self.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == board);
+        if let Some(run) = whole {
+            return Some((&run.source, &run.plies));
+        }
+        let partial = self.partial_solves.iter().filter(|p| p.board == board && !p.plies.is_empty());
+        partial.max_by_key(|p| p.plies.len()).map(|p| (p.source.as_path(), &p.plies[..]))
     }
 
     /// Boards with a finished solve, on any number of threads.

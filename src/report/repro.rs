@@ -8,6 +8,7 @@ use super::data::{Archive, FullBdd, Paper, Run};
 use super::tables::Table1Row;
 use super::B76;
 use crate::encoding::EncodingKind;
+use crate::experiment::record::PlyRow;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -51,7 +52,7 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
     table1_costs(&mut s, archive, t1);
     counts_7x6(&mut s, archive, paper, figure2_boards);
     solve_6x6(&mut s, archive);
-    table2_7x6(&mut s, archive);
+    table2_7x6(&mut s, archive, paper);
     solved_boards(&mut s, archive, solved);
     s
 }
@@ -249,18 +250,43 @@ peak RSS {:.1} GB (of the last process), {} peak nodes, solution {:.1} GB",
     );
 }
 
-/// Table 2 (7x6).
-fn table2_7x6(s: &mut String, archive: &Archive) {
-    let solve76 = archive.best(|r| r.board() == B76 && r.row.pass == Pass::Solve);
+/// Table 2 (7x6): the plies solved so far (a whole solve, or the partial
+/// pass that reached lowest), each compared with the paper's row.
+fn table2_7x6(s: &mut String, archive: &Archive, paper: &Paper) {
     let _ = write!(
         s,
         "## Table 2: won, drawn, lost per ply for 7x6; first player wins in 41 plies\n\nCommand: `c4bdd solve -W 7 -H 6 \
---out DIR` then `c4bdd best -W 7 -H 6 --solution DIR`. Table: plots/table2-7x6-paper.md.\n\nOurs: {}.\n\nStatus: not \
-feasible on a 2-core 24 GiB machine with the current core: the paper needed 128 GB and 47 h; the retrograde pass keeps \
-every ply's states. The method is reproduced on the boards below (Table 2 form in plots/table2-*.md, each checked \
-against an explicit solver on small boards), and `c4bdd best` finds the fastest win with table probes.\n\n",
-        if solve76.is_some() { "7x6 solved" } else { "not run" }
+--checkpoint CK --down-to K --out DIR --csv FILE` solves from ply 42 down to ply K, each ply's states read back from the \
+checkpoint; rerun with a lower K to go further (the run resumes and extends DIR). The whole solve is `--down-to 0`, or \
+`c4bdd solve -W 7 -H 6 --out DIR`; then `c4bdd best -W 7 -H 6 --solution DIR`. Table: plots/table2-7x6-paper.md.\n\n"
     );
+    let Some((source, plies)) = archive.solved_plies(B76) else {
+        *s += "Ours: not run.\n\nStatus: not run.\n\n";
+        return;
+    };
+    let (lowest, highest) = (plies[0].ply, plies[plies.len() - 1].ply);
+    let differ: Vec<u32> = plies
+        .iter()
+        .filter(|q| paper.table2.iter().find(|p| p.ply == q.ply).is_none_or(|p| !super::tables::same_as_paper(q, p)))
+        .map(|q| q.ply)
+        .collect();
+    let peak = |f: fn(&PlyRow) -> Option<u64>| plies.iter().filter_map(f).max().unwrap_or(0);
+    let time: f64 = plies.iter().map(|p| p.time_s).sum();
+    let _ = writeln!(
+        s,
+        "Ours: plies {highest} down to {lowest} ({}): {} in all, at most {} nodes in a ply's won and lost sets and {:.1} GB \
+peak RSS.\n",
+        source.display(),
+        hms(time),
+        peak(|p| Some(p.bdd_nodes)),
+        peak(|p| p.peak_rss_bytes) as f64 / 1e9,
+    );
+    let status = match (differ.is_empty(), lowest) {
+        (true, 0) => "reproduced".to_string(),
+        (true, _) => format!("reproduced for plies {lowest}..{highest}: every row equals the paper's"),
+        (false, _) => format!("DIFFERS from the paper at plies {differ:?}"),
+    };
+    let _ = writeln!(s, "Status: {status}.\n");
 }
 
 /// Every board we solved, one row each.

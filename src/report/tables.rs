@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{group_by, Archive, Paper, Repetitions, Run};
+use super::data::{group_by, Archive, Paper, PaperTable2Row, Repetitions, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::{EncodingKind, OrderSpec};
+use crate::experiment::record::PlyRow;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -171,17 +172,26 @@ player's view. Value of the empty board: {}.\n\n| ply | won | drawn | lost | tot
     s
 }
 
-/// The paper's 7x6 Table 2 beside whatever plies we have for 7x6.
-pub fn table2_7x6_markdown(paper: &Paper, ours: Option<&Run>) -> String {
+/// Whether our row of a ply equals the paper's Table 2 row (won, drawn,
+/// lost, total and terminal).
+pub fn same_as_paper(ours: &PlyRow, paper: &PaperTable2Row) -> bool {
+    let counts = (ours.won, ours.drawn, ours.lost, ours.terminal);
+    ours.ply == paper.ply
+        && ours.states == paper.total
+        && counts == (Some(paper.won), Some(paper.drawn), Some(paper.lost), Some(paper.terminal))
+}
+
+/// The paper's 7x6 Table 2 beside whatever plies we have solved for 7x6.
+pub fn table2_7x6_markdown(paper: &Paper, ours: Option<&[PlyRow]>) -> String {
     let mut s = String::from(
-        "The paper's Table 2 (7x6) beside ours. Ours is empty until a 7x6 solve has run.\n\n\
+        "The paper's Table 2 (7x6) beside ours: the plies a 7x6 solve has reached (`solve --down-to` solves from \
+the last ply down). The last column says whether all five of our figures equal the paper's.\n\n\
 | ply | won (paper) | drawn (paper) | lost (paper) | total (paper) | terminal (paper) | won | drawn | lost | total | = |\n\
 |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:-:|\n",
     );
     for p in &paper.table2 {
-        let mine = ours.and_then(|r| r.plies.iter().find(|q| q.ply == p.ply));
-        let same = mine
-            .map(|q| q.won == Some(p.won) && q.drawn == Some(p.drawn) && q.lost == Some(p.lost) && q.states == p.total);
+        let mine = ours.and_then(|plies| plies.iter().find(|q| q.ply == p.ply));
+        let same = mine.map(|q| same_as_paper(q, p));
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",

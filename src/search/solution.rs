@@ -167,6 +167,9 @@ pub struct Solution {
     pub space: StateSpace,
     /// Plies loaded by `probe`, pinned.
     loaded: Vec<Option<(Bdd, Bdd)>>,
+    /// Why plies could not be loaded for a search's probes (one message
+    /// each, naming the file); such a ply is not tried again.
+    failures: Vec<(u32, String)>,
 }
 
 impl Solution {
@@ -201,7 +204,7 @@ impl Solution {
         let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
         let space = StateSpace::new(manifest.encoding, size, &order, Config::default())
             .map_err(|e| bad(&path, format!("cannot rebuild the variable layout: {e}")))?;
-        Ok(Solution { dir: dir.to_path_buf(), manifest, space, loaded: Vec::new() })
+        Ok(Solution { dir: dir.to_path_buf(), manifest, space, loaded: Vec::new(), failures: Vec::new() })
     }
 
     /// The board of the solution.
@@ -286,8 +289,29 @@ impl Solution {
     }
 }
 
+impl Solution {
+    /// The plies a search could not probe, with why (see
+    /// [`OutcomeProbe`](crate::game::alphabeta::OutcomeProbe)).
+    pub fn failures(&self) -> &[(u32, String)] {
+        &self.failures
+    }
+}
+
+/// Probes for a search: a ply the solution does not hold answers nothing, and
+/// so does one that cannot be loaded (missing or damaged), so the search goes on without it, and its error is
+/// kept in [`Solution::failures`] for the caller to report.
 impl crate::game::alphabeta::OutcomeProbe for Solution {
     fn probe(&mut self, position: &Position) -> Option<Outcome> {
-        Solution::probe(self, position).ok()
+        let ply = position.ply();
+        if !self.plies().contains(&ply) || self.failures.iter().any(|(p, _)| *p == ply) {
+            return None;
+        }
+        match Solution::probe(self, position) {
+            Ok(outcome) => Some(outcome),
+            Err(e) => {
+                self.failures.push((ply, e.to_string()));
+                None
+            }
+        }
     }
 }

@@ -1,16 +1,17 @@
 //! The bodies of the commands: each parses nothing (that is [`crate::cli`]),
 //! runs the library and prints.
 
+mod play;
+
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::cli::{BestArgs, Cli, Command, CountArgs, InputError, QueryArgs, ReportArgs, SolveArgs, SweepArgs};
+use crate::cli::{Cli, Command, CountArgs, InputError, ReportArgs, SolveArgs, SweepArgs};
 use crate::experiment::record::{PlyRow, Status};
 use crate::experiment::SweepOptions;
-use crate::game::BoardSize;
 use crate::measure::peak_rss_bytes;
 use crate::report::ReportOptions;
 use crate::run::{execute, Pass, RunSpec, Sink};
@@ -21,8 +22,8 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Count(args) => count(args),
         Command::Solve(args) => solve(args),
-        Command::Query(args) => query(args),
-        Command::Best(args) => best(args),
+        Command::Query(args) => play::query(args),
+        Command::Best(args) => play::best(args),
         Command::Report(args) => report(args),
         Command::Sweep(args) => sweep(args),
         Command::Merge(args) => {
@@ -275,101 +276,4 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         ..args.manager.run(Pass::Solve, &args.board, &args.encoding)?
     };
     run_on_console(&spec, args.csv.as_deref(), args.stats)
-}
-
-pub fn query(args: QueryArgs) -> Result<()> {
-    use crate::game::explicit::Outcome;
-    use crate::game::Position;
-    let mut solution = crate::search::Solution::open(&args.solution)?;
-    if let (Some(w), Some(h)) = (args.width, args.height) {
-        let wanted = BoardSize::new(w, h)?;
-        if wanted != solution.size() {
-            let msg = format!("solution {} is for board {}, not {wanted}", args.solution.display(), solution.size());
-            return Err(InputError(msg).into());
-        }
-    }
-    let position = Position::from_moves(solution.size(), &args.moves)?;
-    let outcome = solution.outcome(&position)?;
-    let mover = if position.to_move() == crate::game::Player::First { "first" } else { "second" };
-    let word = match outcome {
-        Outcome::Win => "win",
-        Outcome::Draw => "draw",
-        Outcome::Loss => "loss",
-    };
-    let note = if position.is_terminal_win() {
-        " (the game is over: the previous move made four in a row)"
-    } else if position.ply() == solution.size().cells() {
-        " (the board is full)"
-    } else {
-        ""
-    };
-    println!(
-        "{} after \"{}\" (ply {}, {mover} player to move): {word} for the {mover} player{note}",
-        solution.size(),
-        args.moves,
-        position.ply()
-    );
-    Ok(())
-}
-
-pub fn best(args: BestArgs) -> Result<()> {
-    use crate::game::alphabeta::{OutcomeProbe, Search};
-    use crate::game::Position;
-    let size = args.board.size()?;
-    if !size.fits_bitboard() {
-        return Err(
-            InputError(format!("board {size} is too large for the explicit search (width*(height+1) > 128)")).into()
-        );
-    }
-    let position = Position::from_moves(size, &args.moves)?;
-    if position.is_terminal() {
-        return Err(InputError(format!("the game after \"{}\" is already over", args.moves)).into());
-    }
-    let mut solution = match &args.solution {
-        Some(dir) => {
-            let s = crate::search::Solution::open(dir)?;
-            if s.size() != size {
-                let msg = format!("solution {} is for board {}, not {size}", dir.display(), s.size());
-                return Err(InputError(msg).into());
-            }
-            Some(s)
-        }
-        None => None,
-    };
-    if let Some(s) = solution.as_mut() {
-        // Surface a damaged solution here rather than searching without it.
-        s.probe(&position)?;
-    }
-    let start = std::time::Instant::now();
-    let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
-    let mut search = Search::new(size, args.table_bits, probe);
-    let values = search.move_values_with(&position, |c, v| println!("column {}: {v}", column_name(c)));
-    let best = values
-        .iter()
-        .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())));
-    if let Some((c, v)) = best {
-        println!("best move: column {} ({v})", column_name(*c));
-    }
-    println!(
-        "searched {} positions, {} table probes, in {:.3} s",
-        search.nodes,
-        search.probes,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// Order of move values for choosing: faster wins first, slower losses last.
-fn rank(v: crate::game::alphabeta::MoveValue) -> i64 {
-    use crate::game::alphabeta::MoveValue;
-    match v {
-        MoveValue::Win(n) => 1_000 - n as i64,
-        MoveValue::Draw => 0,
-        MoveValue::Loss(n) => -1_000 + n as i64,
-    }
-}
-
-/// Columns as typed in move strings: 1..9, then a..d.
-fn column_name(c: u8) -> char {
-    std::char::from_digit(c as u32 + 1, 36).unwrap_or('?')
 }

@@ -1,0 +1,190 @@
+//! The commands that take a position: `query` (its value in a stored
+//! solution) and `best` (each move's exact value by search).
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::cli::{BestArgs, InputError, QueryArgs};
+use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search};
+use crate::game::explicit::Outcome;
+use crate::game::{BoardSize, Player, Position};
+use crate::search::Solution;
+
+/// The position of `moves` or of a pasted board (`position`) on `size`, and
+/// how to name it in output.
+fn position_of(size: BoardSize, moves: &str, position: Option<&str>) -> Result<(Position, String)> {
+    match position {
+        Some(text) => {
+            let p = crate::game::layout::parse(text, Some(size)).map_err(|e| InputError(format!("position: {e}")))?;
+            Ok((p, "the given board".to_string()))
+        }
+        None => Ok((Position::from_moves(size, moves)?, format!("\"{moves}\""))),
+    }
+}
+
+fn mover_name(position: &Position) -> &'static str {
+    if position.to_move() == Player::First {
+        "first"
+    } else {
+        "second"
+    }
+}
+
+pub fn query(args: QueryArgs) -> Result<()> {
+    let mut solution = Solution::open(&args.solution)?;
+    if let (Some(w), Some(h)) = (args.width, args.height) {
+        let wanted = BoardSize::new(w, h)?;
+        if wanted != solution.size() {
+            let msg = format!("solution {} is for board {}, not {wanted}", args.solution.display(), solution.size());
+            return Err(InputError(msg).into());
+        }
+    }
+    let (position, name) = position_of(solution.size(), &args.moves, args.position.as_deref())?;
+    let outcome = solution.outcome(&position)?;
+    let mover = mover_name(&position);
+    let word = match outcome {
+        Outcome::Win => "win",
+        Outcome::Draw => "draw",
+        Outcome::Loss => "loss",
+    };
+    let note = if position.is_terminal_win() {
+        " (the game is over: the previous move made four in a row)"
+    } else if position.ply() == solution.size().cells() {
+        " (the board is full)"
+    } else {
+        ""
+    };
+    println!(
+        "{} after {name} (ply {}, {mover} player to move): {word} for the {mover} player{note}",
+        solution.size(),
+        position.ply()
+    );
+    Ok(())
+}
+
+/// What `best --json` prints.
+#[derive(Serialize)]
+struct BestJson {
+    board: String,
+    ply: u32,
+    to_move: &'static str,
+    /// The value for the player to move, e.g. `win in 13 plies`.
+    value: String,
+    moves: Vec<MoveJson>,
+    best: Option<u8>,
+    nodes: u64,
+    probes: u64,
+    time_s: f64,
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    /// From 1 at the left.
+    column: u8,
+    value: String,
+    /// `win`, `draw` or `loss` for the player to move, and in how many plies
+    /// the game ends (none for a draw).
+    result: &'static str,
+    plies: Option<u32>,
+}
+
+fn result_of(v: MoveValue) -> (&'static str, Option<u32>) {
+    match v {
+        MoveValue::Win(n) => ("win", Some(n)),
+        MoveValue::Draw => ("draw", None),
+        MoveValue::Loss(n) => ("loss", Some(n)),
+    }
+}
+
+pub fn best(args: BestArgs) -> Result<()> {
+    let size = args.board.size()?;
+    if !size.fits_bitboard() {
+        return Err(
+            InputError(format!("board {size} is too large for the explicit search (width*(height+1) > 128)")).into()
+        );
+    }
+    let (position, name) = position_of(size, &args.moves, args.position.as_deref())?;
+    if position.is_terminal() {
+        return Err(InputError(format!("the game after {name} is already over")).into());
+    }
+    let mut solution = open_solution(&args, size, &position)?;
+    let start = std::time::Instant::now();
+    let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
+    let mut search = Search::new(size, args.table_bits, probe);
+    let values = search.move_values_with(&position, |_, _| {});
+    let best = values
+        .iter()
+        .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())))
+        .copied();
+    let time_s = start.elapsed().as_secs_f64();
+    let (nodes, probes) = (search.nodes, search.probes);
+    drop(search);
+    for (_, why) in solution.as_ref().map_or(&[][..], |s| s.failures()) {
+        if args.strict {
+            return Err(InputError(format!("{why} (--strict)")).into());
+        }
+        eprintln!("warning: {why}; the search went on without that ply");
+    }
+    let value = best.map_or("none".to_string(), |(_, v)| v.to_string());
+    if args.json {
+        let moves = values
+            .iter()
+            .map(|&(c, v)| {
+                let (result, plies) = result_of(v);
+                MoveJson { column: c + 1, value: v.to_string(), result, plies }
+            })
+            .collect();
+        let out = BestJson {
+            board: size.to_string(),
+            ply: position.ply(),
+            to_move: mover_name(&position),
+            value,
+            moves,
+            best: best.map(|(c, _)| c + 1),
+            nodes,
+            probes,
+            time_s,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!("value: {value} for the {} player to move ({size} after {name})", mover_name(&position));
+    for (c, v) in &values {
+        println!("column {}: {v}", column_name(*c));
+    }
+    if let Some((c, v)) = best {
+        println!("best move: column {} ({v})", column_name(c));
+    }
+    println!("searched {nodes} positions, {probes} table probes, in {time_s:.3} s");
+    Ok(())
+}
+
+/// The solution `best` probes, if any: of the same board, and its ply of
+/// `position` readable where it holds that ply (a damaged solution is an
+/// error, not a quiet search without it).
+fn open_solution(args: &BestArgs, size: BoardSize, position: &Position) -> Result<Option<Solution>> {
+    let Some(dir) = &args.solution else { return Ok(None) };
+    let mut s = Solution::open(dir)?;
+    if s.size() != size {
+        let msg = format!("solution {} is for board {}, not {size}", dir.display(), s.size());
+        return Err(InputError(msg).into());
+    }
+    if s.plies().contains(&position.ply()) {
+        s.probe(position)?;
+    }
+    Ok(Some(s))
+}
+
+/// Order of move values for choosing: faster wins first, slower losses last.
+fn rank(v: MoveValue) -> i64 {
+    match v {
+        MoveValue::Win(n) => 1_000 - n as i64,
+        MoveValue::Draw => 0,
+        MoveValue::Loss(n) => -1_000 + n as i64,
+    }
+}
+
+/// Columns as typed in move strings: 1..9, then a..d.
+fn column_name(c: u8) -> char {
+    std::char::from_digit(c as u32 + 1, 36).unwrap_or('?')
+}

@@ -1,0 +1,149 @@
+//! Stored files that cannot be passed off as others: every BDD file carries
+//! its board, encoding, ply and sets inside its checksum, and the solution's
+//! manifest has a checksum of its own. Each tampered file is refused with a
+//! one-line error naming it (exit status 2), even where its own checksums were
+//! recomputed.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use c4bdd::search::Manifest;
+
+fn c4bdd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
+}
+
+/// The run failed with exit status 2 and one line that names `file` and
+/// says `why`.
+fn refused(out: &Output, file: &str, why: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(file) && err.contains(why), "{file}, {why}: {err}");
+}
+
+/// Solve `board` (`["-W", w, "-H", h]`) into `dir`.
+fn solve_into(board: &[&str], dir: &Path) {
+    let out = c4bdd(&[&["solve"][..], board, &["--out", dir.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn read_manifest(dir: &Path) -> Manifest {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// Write `manifest` with a checksum that matches it (as a careful forger
+/// would).
+fn write_manifest(dir: &Path, manifest: &Manifest) {
+    let crc = crc32fast::hash(serde_json::to_string(manifest).unwrap().as_bytes());
+    let mut value = serde_json::to_value(manifest).unwrap();
+    value["crc32"] = crc.into();
+    std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&value).unwrap()).unwrap();
+}
+
+fn query(dir: &Path, moves: &str) -> Output {
+    c4bdd(&["query", "--solution", dir.to_str().unwrap(), "--moves", moves])
+}
+
+#[test]
+fn swapped_plies_of_a_solution_are_refused_even_with_a_recomputed_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sol");
+    solve_into(&["-W", "5", "-H", "4"], &dir);
+    assert!(query(&dir, "4544552254").status.success());
+    let mut manifest = read_manifest(&dir);
+    manifest.plies.swap(10, 12);
+    (manifest.plies[10].ply, manifest.plies[12].ply) = (10, 12);
+    write_manifest(&dir, &manifest);
+    refused(&query(&dir, "4544552254"), "ply-12.bdd", "holds 5x4 compressed: win and lost of ply 12, not");
+}
+
+#[test]
+fn a_ply_file_of_another_board_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, other) = (tmp.path().join("sol"), tmp.path().join("other"));
+    solve_into(&["-W", "4", "-H", "4"], &dir);
+    solve_into(&["-W", "4", "-H", "4", "--encoding", "cellwise"], &other);
+    // The cellwise ply file under the compressed solution's name, size and checksum.
+    let file = dir.join("ply-06.bdd");
+    std::fs::copy(other.join("ply-06.bdd"), &file).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let mut manifest = read_manifest(&dir);
+    manifest.plies[6].bytes = bytes.len() as u64;
+    manifest.plies[6].crc32 = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+    manifest.total_bytes = manifest.plies.iter().map(|p| p.bytes).sum();
+    write_manifest(&dir, &manifest);
+    refused(&query(&dir, "123412"), "ply-06.bdd", "holds 4x4 cellwise: win and lost of ply 6, not 4x4 compressed");
+}
+
+#[test]
+fn a_manifest_edited_in_any_field_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sol");
+    solve_into(&["-W", "4", "-H", "3"], &dir);
+    let path = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let fields: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(fields.len(), 11, "every field of the manifest is edited: {fields:?}");
+    for field in fields {
+        let mut edited = value.clone();
+        edited[&field] = match &value[&field] {
+            serde_json::Value::Number(n) => (n.as_u64().unwrap() + 1).into(),
+            serde_json::Value::String(s) if field == "value" => {
+                if s == "draw" { "first-player-wins" } else { "draw" }.into()
+            }
+            serde_json::Value::String(s) => format!("{s}x").into(),
+            serde_json::Value::Array(a) => {
+                let mut a = a.clone();
+                a.swap(0, 1);
+                a.into()
+            }
+            other => panic!("field {field}: {other}"),
+        };
+        std::fs::write(&path, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+        refused(&query(&dir, "12"), "manifest.json", "");
+    }
+    std::fs::write(&path, &text).unwrap();
+    assert!(query(&dir, "12").status.success());
+}
+
+#[test]
+fn count_checkpoint_records_edited_with_a_new_checksum_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ck = tmp.path().join("ck");
+    let ck_s = ck.to_str().unwrap();
+    let count = ["count", "-W", "4", "-H", "4", "--checkpoint", ck_s];
+    // Stopped by its node limit after some plies, so that it resumes.
+    let stopped = c4bdd(&[&count[..], &["--max-nodes", "5000"]].concat());
+    assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let json = ck.join("checkpoint.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    // The records as the checkpoint checksums them: the compact JSON array.
+    let (start, end) = (text.find("\"records\":").unwrap() + 10, text.find(",\"records_crc32\"").unwrap());
+    let records = &text[start..end];
+    let edited = records.replacen("\"states\":4,", "\"states\":5,", 1);
+    assert_ne!(edited, records, "a record of ply 1 (4 states) is edited");
+    let crc = crc32fast::hash(edited.as_bytes());
+    let old_crc = format!("\"records_crc32\":{}", crc32fast::hash(records.as_bytes()));
+    let forged = text.replace(records, &edited).replace(&old_crc, &format!("\"records_crc32\":{crc}"));
+    assert_ne!(forged, text.replace(records, &edited), "the checksum is recomputed");
+    std::fs::write(&json, forged).unwrap();
+    refused(&c4bdd(&count), ".bdd", "records");
+    std::fs::write(&json, text).unwrap();
+    assert!(c4bdd(&count).status.success());
+}
+
+#[test]
+fn swapped_layers_of_a_solve_checkpoint_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ck = tmp.path().join("ck");
+    let solve = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap()];
+    let stopped = c4bdd(&[&solve[..], &["--max-nodes", "3000"]].concat());
+    assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let (a, b) = (ck.join("layer-005.bdd"), ck.join("layer-006.bdd"));
+    let (bytes_a, bytes_b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    std::fs::write(&a, &bytes_b).unwrap();
+    std::fs::write(&b, &bytes_a).unwrap();
+    refused(&c4bdd(&solve), "layer-005.bdd", "states of ply 6, not");
+}
