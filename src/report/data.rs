@@ -77,9 +77,9 @@ pub struct Archive {
 }
 
 /// A retrograde pass from the last ply down to some ply (`solve --down-to
-/// K`): the rows of a `plies.csv` under a run key ending in `/down-to-K`,
-/// written by `solve --csv` (no `runs.csv` row: such a pass is run in
-/// resumed stages from the console).
+/// K`): the rows of an archive's `down-to.csv` (written by `solve --csv`;
+/// such a pass is run in resumed stages from the console, with no
+/// `runs.csv`), under a run key ending in `/down-to-K`.
 #[derive(Clone, Debug)]
 pub struct PartialSolve {
     /// The directory it came from, relative to the results root.
@@ -114,14 +114,14 @@ pub struct FullBdd {
 }
 
 /// Archive directories below `root` (those holding a `runs.csv` or a
-/// `plies.csv`), sorted.
+/// `down-to.csv`), sorted.
 fn sweep_dirs(root: &Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let experiments =
         std::fs::read_dir(root).with_context(|| format!("cannot read results directory {}", root.display()))?;
     for exp in experiments.flatten().filter(|e| e.path().is_dir()) {
         for run in std::fs::read_dir(exp.path())?.flatten() {
-            if run.path().join("runs.csv").is_file() || run.path().join("plies.csv").is_file() {
+            if run.path().join("runs.csv").is_file() || run.path().join("down-to.csv").is_file() {
                 out.push(run.path());
             }
         }
@@ -136,7 +136,7 @@ impl Archive {
     pub fn load(root: &Path) -> Result<Archive> {
         let (mut runs, mut partial_solves) = (Vec::new(), Vec::new());
         for dir in sweep_dirs(root)? {
-            let runs_path = dir.join("runs.csv");
+            let (runs_path, down_to_path) = (dir.join("runs.csv"), dir.join("down-to.csv"));
             let rows: Vec<RunRow> = if runs_path.exists() { read_rows(&runs_path)? } else { Vec::new() };
             let plies_path = dir.join("plies.csv");
             let plies: Vec<PlyRow> = if plies_path.exists() { read_rows(&plies_path)? } else { Vec::new() };
@@ -150,7 +150,13 @@ impl Archive {
                 plies.sort_by_key(|p| p.ply);
                 runs.push(Run { source: source.clone(), row, plies });
             }
-            partial_solves.extend(by_run.into_iter().filter_map(|(key, plies)| PartialSolve::of(&source, &key, plies)));
+            if down_to_path.exists() {
+                let mut by_run: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
+                for p in read_rows::<PlyRow>(&down_to_path)? {
+                    by_run.entry(p.run.clone()).or_default().push(p);
+                }
+                partial_solves.extend(by_run.into_iter().filter_map(|(key, p)| PartialSolve::of(&source, &key, p)));
+            }
         }
         // A run that also built the BDD of all plies held it beside the
         // plies: it stands only for that figure, not among the plain runs.
@@ -315,19 +321,41 @@ pub struct PaperTable2Row {
     pub terminal: u128,
 }
 
+/// One strong solution the paper's text reports (`paper-solves.csv`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct PaperSolve {
+    pub board: String,
+    pub time_s: f64,
+    pub ram_gb: f64,
+    pub disk_gb: Option<f64>,
+    /// The ply whose won and lost BDDs take the most storage, their nodes and
+    /// their size on disk.
+    pub largest_ply: Option<u32>,
+    pub largest_ply_nodes: Option<u64>,
+    pub largest_ply_gb: Option<f64>,
+}
+
 /// The paper's tables.
 pub struct Paper {
     pub table1: Vec<PaperTable1Row>,
     pub table2: Vec<PaperTable2Row>,
+    pub solves: Vec<PaperSolve>,
 }
 
 impl Paper {
-    /// Read `paper-table1.csv` and `paper-table2-7x6.csv` from a directory.
+    /// Read `paper-table1.csv`, `paper-table2-7x6.csv` and `paper-solves.csv`
+    /// from a directory.
     pub fn load(dir: &Path) -> Result<Paper> {
         Ok(Paper {
             table1: read_rows(&dir.join("paper-table1.csv"))?,
             table2: read_rows(&dir.join("paper-table2-7x6.csv"))?,
+            solves: read_rows(&dir.join("paper-solves.csv"))?,
         })
+    }
+
+    /// The paper's solve of `board`, if its text reports one.
+    pub fn solve(&self, board: BoardSize) -> Option<&PaperSolve> {
+        self.solves.iter().find(|s| s.board == board.to_string())
     }
 }
 

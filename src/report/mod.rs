@@ -8,6 +8,7 @@ pub mod memory;
 pub mod oxidd;
 pub mod perf;
 pub mod plots;
+mod projection;
 pub mod settings;
 pub mod tables;
 

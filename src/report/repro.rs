@@ -53,6 +53,7 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
     counts_7x6(&mut s, archive, paper, figure2_boards);
     solve_6x6(&mut s, archive);
     table2_7x6(&mut s, archive, paper);
+    s += &super::projection::projection_7x6(archive, paper);
     solved_boards(&mut s, archive, solved);
     s
 }

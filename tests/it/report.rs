@@ -347,3 +347,68 @@ fn report_names_a_missing_directory_with_status_2() {
     assert!(err.contains("--results") && err.contains("nonexistent") && err.contains("no such directory"), "{err}");
     assert!(!plots.exists(), "nothing written");
 }
+
+/// A partial 7x6 solve (`down-to.csv`, as `solve --down-to K --csv` writes
+/// it) is compared with the paper's Table 2 row by row: here the paper's own
+/// last rows, then the same with one figure changed.
+#[test]
+fn partial_7x6_rows_are_compared_with_the_papers_table_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
+    let archive = results.join("table2_7x6").join("run");
+    std::fs::create_dir_all(&archive).unwrap();
+    let mut paper = csv::Reader::from_path(Path::new(&reference()).join("paper-table2-7x6.csv")).unwrap();
+    let rows: Vec<Vec<String>> = paper.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
+    let key = "7x6/compressed/paper/solve/whole/in-place/2-threads/down-to-40";
+    let down_to = |changed: bool| {
+        let mut text = String::from("run,ply,states,bdd_nodes,live_nodes,time_s,won,drawn,lost,terminal\n");
+        for r in rows.iter().filter(|r| r[0].parse::<u32>().unwrap() >= 40) {
+            let won = if changed && r[0] == "41" { "1".to_string() } else { r[1].clone() };
+            text += &format!("{key},{},{},100,0,1.0,{won},{},{},{}\n", r[0], r[4], r[2], r[3], r[5]);
+        }
+        text
+    };
+    let repro = dir.path().join("repro.md");
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let reference = reference();
+    let args = [&args[..], &["--reference", &reference, "--repro", repro.to_str().unwrap()]].concat();
+    for (changed, status) in [
+        (false, "Status: reproduced for plies 40..42: every row equals the paper's."),
+        (true, "DIFFERS from the paper at plies [41]"),
+    ] {
+        std::fs::write(archive.join("down-to.csv"), down_to(changed)).unwrap();
+        let out = c4bdd(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = std::fs::read_to_string(&repro).unwrap();
+        assert!(text.contains("Ours: plies 42 down to 40 (table2_7x6/run)") && text.contains(status), "{text}");
+        let table = std::fs::read_to_string(plots.join("table2-7x6-paper.md")).unwrap();
+        let row41 = table.lines().find(|l| l.starts_with("| 41 |")).unwrap();
+        assert!(row41.ends_with(if changed { "| NO |" } else { "| yes |" }), "{row41}");
+    }
+}
+
+/// A partial solve's rows are read back as the board's solved plies, equal
+/// to the full solve's rows of those plies.
+#[test]
+fn partial_solves_are_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let archive = results.join("partial").join("run");
+    std::fs::create_dir_all(&archive).unwrap();
+    let (full, ck) = (dir.path().join("full.csv"), dir.path().join("ck"));
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--csv", full.to_str().unwrap()]).status.success());
+    let csv = archive.join("down-to.csv");
+    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--down-to", "10"];
+    assert!(c4bdd(&[&args[..], &["--csv", csv.to_str().unwrap()]].concat()).status.success());
+    let loaded = c4bdd::report::data::Archive::load(&results).unwrap();
+    let board = c4bdd::game::BoardSize::new(4, 4).unwrap();
+    let (source, plies) = loaded.solved_plies(board).expect("the partial solve");
+    assert_eq!(source, Path::new("partial/run"));
+    let want: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(&full).unwrap();
+    let table = |rows: &[c4bdd::experiment::record::PlyRow]| {
+        let mut t: Vec<_> = rows.iter().map(|r| (r.ply, r.states, r.won, r.drawn, r.lost, r.terminal)).collect();
+        t.sort();
+        t
+    };
+    assert_eq!(table(plies), table(&want)[10..]);
+}
