@@ -101,26 +101,43 @@ fn list(opts: &SweepOptions) -> Result<()> {
     Ok(())
 }
 
-/// A `--csv` file, opened before any work so that a bad path fails at once;
-/// rows are flushed one by one, and the first write error is kept.
+/// A `--csv` file, opened with its header written and flushed before any
+/// work, so that a bad path or a full disk fails at once; rows are flushed
+/// one by one, and the first write error is kept.
 struct CsvOut {
     path: PathBuf,
     writer: csv::Writer<File>,
     error: Option<csv::Error>,
+    rows: usize,
 }
 
 impl CsvOut {
     fn open(path: Option<&Path>) -> Result<Option<CsvOut>> {
         let Some(path) = path else { return Ok(None) };
-        let file =
-            File::create(path).map_err(|e| InputError(format!("cannot write --csv file {}: {e}", path.display())))?;
-        Ok(Some(CsvOut { path: path.to_path_buf(), writer: csv::Writer::from_writer(file), error: None }))
+        let cannot = |e: &dyn std::fmt::Display| InputError(format!("cannot write --csv file {}: {e}", path.display()));
+        let file = File::create(path).map_err(|e| cannot(&e))?;
+        let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
+        let header = writer.write_record(PlyRow::header()).and_then(|_| writer.flush().map_err(csv::Error::from));
+        if let Err(e) = header {
+            let _ = std::fs::remove_file(path);
+            return Err(cannot(&e).into());
+        }
+        Ok(Some(CsvOut { path: path.to_path_buf(), writer, error: None, rows: 0 }))
     }
 
     fn write(&mut self, row: impl serde::Serialize) {
         if self.error.is_none() {
             let w = &mut self.writer;
             self.error = w.serialize(row).and_then(|_| w.flush().map_err(csv::Error::from)).err();
+            self.rows += 1;
+        }
+    }
+
+    /// After a stopped run: a file with no row is removed (one with rows
+    /// keeps them: each is a finished ply).
+    fn abandon(out: Option<CsvOut>) {
+        if let Some(o) = out.filter(|o| o.rows == 0) {
+            let _ = std::fs::remove_file(&o.path);
         }
     }
 
@@ -207,7 +224,18 @@ impl Sink for Console<'_> {
 fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
     spec.validate().map_err(InputError)?;
     let mut console = Console { spec, csv_path: csv, csv: None, key: spec.key() };
-    let finished = execute(spec, &mut console).map_err(|s| s.error)?;
+    let fresh_solution = spec.solution.as_ref().filter(|d| !d.exists());
+    let finished = match execute(spec, &mut console) {
+        Ok(finished) => finished,
+        Err(stopped) => {
+            CsvOut::abandon(console.csv);
+            // A solution folder this run made and left empty goes too.
+            if let Some(dir) = fresh_solution {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(stopped.error);
+        }
+    };
     CsvOut::finish(console.csv)?;
     let t = &finished.totals;
     let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
@@ -275,5 +303,30 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         down_to: args.down_to,
         ..args.manager.run(Pass::Solve, &args.board, &args.encoding)?
     };
+    if let Some(manifest) = finished_solution(&spec)? {
+        let dir = spec.solution.as_deref().unwrap_or(Path::new("")).display();
+        let value = manifest.value.map_or("unknown", |v| v.name());
+        println!(
+            "{dir} already holds this solve's whole solution (value {value}, {} bytes, every file checked)",
+            manifest.total_bytes
+        );
+        return Ok(());
+    }
     run_on_console(&spec, args.csv.as_deref(), args.stats)
+}
+
+/// The manifest of the run's solution folder when it already holds the whole
+/// solution of this board, encoding and order, every file matching it: a
+/// rerun of a finished solve then has nothing to do.
+fn finished_solution(spec: &RunSpec) -> Result<Option<crate::search::Manifest>> {
+    let Some(dir) = &spec.solution else { return Ok(None) };
+    spec.validate().map_err(InputError)?;
+    let Some(manifest) = crate::search::solution::existing(dir)? else { return Ok(None) };
+    let order = spec.order_spec().map_err(InputError)?;
+    let space = crate::encoding::StateSpace::new(spec.encoding, spec.size(), &order, crate::bdd::Config::default())?;
+    if manifest.value.is_none() || !crate::search::solution::same_run(&manifest, &space) {
+        return Ok(None);
+    }
+    crate::search::Solution::open(dir)?.verify_files()?;
+    Ok(Some(manifest))
 }

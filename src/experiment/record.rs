@@ -214,6 +214,15 @@ impl PlyRow {
     }
 
     /// The row of a counted ply of run `run`.
+    /// The column names, as the first line of a CSV of these rows.
+    pub fn header() -> Vec<String> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(PlyRow::default()).expect("a row serializes");
+        let bytes = w.into_inner().expect("a buffer takes the row");
+        let mut reader = csv::Reader::from_reader(&bytes[..]);
+        reader.headers().expect("the header reads back").iter().map(String::from).collect()
+    }
+
     pub fn counted(run: &str, p: &crate::search::PlyRecord) -> PlyRow {
         PlyRow {
             run: run.to_string(),

@@ -93,10 +93,9 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
     let order = spec.order_spec().map_err(|e| early(InputError(e).into()))?;
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config()).map_err(|e| early(e.into()))?;
     // A solution folder is checked before any work.
-    let writer = match (&spec.solution, spec.down_to) {
-        (Some(dir), None) => Some(SolutionWriter::create(dir).map_err(|e| early(e.into()))?),
-        (Some(dir), Some(_)) => Some(SolutionWriter::extend(dir, &space).map_err(|e| early(e.into()))?),
-        (None, _) => None,
+    let writer = match &spec.solution {
+        Some(dir) => Some(SolutionWriter::create(dir, &space).map_err(|e| early(e.into()))?),
+        None => None,
     };
     sink.started(&space.order_name, space.manager.threads()).map_err(early)?;
     let result = match spec.pass {
@@ -234,7 +233,8 @@ fn solve(
         }
     }
     let mut lowest = None;
-    let summary = solve_resumable(
+    let order = spec.order_spec().map_err(anyhow::Error::msg)?;
+    let solved = solve_resumable(
         space,
         &opts,
         checkpoint.as_mut().map(|(c, r)| (c, std::mem::take(r))),
@@ -244,13 +244,23 @@ fn solve(
             sink.solved(p);
         },
         |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
-    )
-    .with_context(|| match lowest {
-        Some(ply) => format!("solve of board {} stopped at ply {}", spec.size(), ply.saturating_sub(1)),
-        None => format!("solve of board {} stopped in the forward pass", spec.size()),
-    })?;
+    );
+    let summary = match solved {
+        Ok(summary) => summary,
+        Err(e) => {
+            // The plies stored so far make a solution of the last plies
+            // (no value), which queries read and a rerun with --down-to extends.
+            if let Some(w) = writer.filter(|w| w.stored() > 0) {
+                w.finish(space, &order, None)?;
+            }
+            return Err(anyhow::Error::new(e).context(match lowest {
+                Some(ply) => format!("solve of board {} stopped at ply {}", spec.size(), ply.saturating_sub(1)),
+                None => format!("solve of board {} stopped in the forward pass", spec.size()),
+            }));
+        }
+    };
     let solution_bytes = match writer {
-        Some(w) => w.finish(space, &spec.order_spec().map_err(anyhow::Error::msg)?, summary.value)?.total_bytes,
+        Some(w) => w.finish(space, &order, summary.value)?.total_bytes,
         // Each ply's file holds its win and lost BDDs under a label.
         None => summary.plies.iter().map(|p| space.manager.saved_size(&ply_label(space, p.ply), p.nodes, 2)).sum(),
     };

@@ -28,6 +28,9 @@ pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
 
 /// Create `dir` if needed and check that a file can be written in it.
 pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad(dir, "is a file, not a folder"));
+    }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let probe = dir.join(".write-test");
     std::fs::write(&probe, b"ok").map_err(io(&probe))?;

@@ -74,11 +74,19 @@ pub struct SolutionWriter {
 }
 
 impl SolutionWriter {
-    /// Create (or reuse, when it holds no manifest) `dir`, checking at once
-    /// that it can be written.
-    pub fn create(dir: &Path) -> Result<SolutionWriter> {
-        if dir.join("manifest.json").exists() {
-            return Err(bad(dir, "already holds a solution (manifest.json); choose another directory"));
+    /// Create (or reuse) `dir` for a solution in `space`, checking at once
+    /// that it can be written. A folder that holds a solution of the last
+    /// plies only (no value) of the same board, encoding and order is taken
+    /// up: a run that solves further adopts its plies and rewrites its
+    /// manifest when it stops or finishes (until then the old manifest stays
+    /// valid). Any other solution is refused.
+    pub fn create(dir: &Path, space: &StateSpace) -> Result<SolutionWriter> {
+        if let Some(held) = existing(dir)? {
+            let same = same_run(&held, space);
+            if held.value.is_some() || !same {
+                let what = if same { "this solve's whole solution" } else { "another solution" };
+                return Err(bad(dir, format!("already holds {what} (manifest.json); choose another directory")));
+            }
         }
         writable_dir(dir)?;
         Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
@@ -92,25 +100,6 @@ impl SolutionWriter {
         let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
         self.plies.push(PlyFile { ply, file, bytes, crc32 });
         Ok(())
-    }
-
-    /// [`SolutionWriter::create`], except that a solution of the last plies
-    /// only (no value) of `space`'s board and encoding is taken up: a pass
-    /// that solves further down adopts its plies and rewrites its manifest
-    /// when it finishes (until then the old manifest stays valid).
-    pub fn extend(dir: &Path, space: &StateSpace) -> Result<SolutionWriter> {
-        let path = dir.join("manifest.json");
-        if path.exists() {
-            let held = Solution::open(dir)?.manifest;
-            let size = space.size();
-            let same = (held.width, held.height, held.encoding) == (size.width, size.height, space.encoding.kind())
-                && held.arrangement == space.arrangement;
-            if held.value.is_some() || !same {
-                return Err(bad(dir, "already holds another solution (manifest.json); choose another directory"));
-            }
-        }
-        writable_dir(dir)?;
-        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
     }
 
     /// Take up the file of a ply stored by an earlier, interrupted run (a
@@ -130,6 +119,11 @@ impl SolutionWriter {
         }
         self.plies.push(PlyFile { ply, file, bytes: bytes.len() as u64, crc32 });
         Ok(())
+    }
+
+    /// The plies stored or adopted so far.
+    pub fn stored(&self) -> usize {
+        self.plies.len()
     }
 
     /// Write the manifest; returns it.
@@ -158,6 +152,22 @@ impl SolutionWriter {
 /// The label of the file of ply `ply` of a solution in `space`.
 pub fn ply_label(space: &StateSpace, ply: u32) -> String {
     label(space, &format!("win and lost of ply {ply}"))
+}
+
+/// The manifest of the solution in `dir`, if it holds one (a damaged one is
+/// an error).
+pub fn existing(dir: &Path) -> Result<Option<Manifest>> {
+    match dir.join("manifest.json").exists() {
+        true => Ok(Some(Solution::open(dir)?.manifest)),
+        false => Ok(None),
+    }
+}
+
+/// Whether `manifest` is of `space`'s board, encoding and variable order.
+pub fn same_run(manifest: &Manifest, space: &StateSpace) -> bool {
+    let size = space.size();
+    (manifest.width, manifest.height, manifest.encoding) == (size.width, size.height, space.encoding.kind())
+        && manifest.arrangement == space.arrangement
 }
 
 /// A solution opened for queries.
@@ -210,6 +220,21 @@ impl Solution {
     /// The board of the solution.
     pub fn size(&self) -> BoardSize {
         self.space.size()
+    }
+
+    /// Check every ply file's size and checksum against the manifest (without
+    /// loading the BDDs); the first mismatch is an error naming the file.
+    pub fn verify_files(&self) -> Result<()> {
+        for entry in &self.manifest.plies {
+            let path = self.dir.join(&entry.file);
+            let bytes = std::fs::read(&path).map_err(io(&path))?;
+            let stored = bytes.len().checked_sub(4).map(|n| u32::from_le_bytes(bytes[n..].try_into().unwrap()));
+            let computed = bytes.len().checked_sub(4).map(|n| crc32fast::hash(&bytes[..n]));
+            if bytes.len() as u64 != entry.bytes || stored != Some(entry.crc32) || computed != stored {
+                return Err(bad(&path, "its size or checksum differs from the manifest"));
+            }
+        }
+        Ok(())
     }
 
     /// The plies the solution holds, from its lowest to the last.

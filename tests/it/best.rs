@@ -12,7 +12,7 @@ use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter, Value};
 fn solution_dir(size: BoardSize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
-    let mut writer = SolutionWriter::create(dir.path()).unwrap();
+    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
     let summary =
         solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
     writer.finish(&space, &OrderSpec::PAPER, summary.value).unwrap();

@@ -147,3 +147,53 @@ fn swapped_layers_of_a_solve_checkpoint_are_refused() {
     std::fs::write(&b, &bytes_a).unwrap();
     refused(&c4bdd(&solve), "layer-005.bdd", "states of ply 6, not");
 }
+
+/// A run stopped before its first row leaves no `--csv` file and no
+/// solution folder it made; a full disk is found before any work.
+#[test]
+fn stopped_runs_leave_no_half_written_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (csv, sol) = (tmp.path().join("out.csv"), tmp.path().join("sol"));
+    let (csv_s, sol_s) = (csv.to_str().unwrap(), sol.to_str().unwrap());
+    let count = c4bdd(&["count", "-W", "4", "-H", "4", "--max-nodes", "20", "--csv", csv_s]);
+    assert_eq!(count.status.code(), Some(3), "{}", String::from_utf8_lossy(&count.stderr));
+    assert!(!csv.exists(), "a CSV without rows is removed");
+    let solve = c4bdd(&["solve", "-W", "5", "-H", "4", "--max-nodes", "3000", "--out", sol_s, "--csv", csv_s]);
+    assert_eq!(solve.status.code(), Some(3), "{}", String::from_utf8_lossy(&solve.stderr));
+    assert!(!sol.exists() && !csv.exists(), "a solve stopped in its forward pass leaves nothing");
+    if Path::new("/dev/full").exists() {
+        let full = c4bdd(&["solve", "-W", "4", "-H", "4", "--out", sol_s, "--csv", "/dev/full"]);
+        refused(&full, "/dev/full", "cannot write --csv file");
+        assert!(!sol.exists(), "nothing is solved or stored before the CSV fails");
+    }
+    std::fs::write(&csv, "a file").unwrap();
+    refused(&c4bdd(&["solve", "-W", "4", "-H", "4", "--out", csv_s]), "out.csv", "is a file, not a folder");
+}
+
+/// A solve stopped in its retrograde pass leaves a solution of the plies it
+/// solved (no value), which answers their positions; rerun with its
+/// checkpoint it finishes the solution, and rerun again it has nothing to do.
+#[test]
+fn a_stopped_solve_leaves_a_partial_solution_that_its_rerun_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (sol, ck) = (tmp.path().join("sol"), tmp.path().join("ck"));
+    let solve = ["solve", "-W", "5", "-H", "4", "--out", sol.to_str().unwrap(), "--checkpoint", ck.to_str().unwrap()];
+    let stopped = c4bdd(&[&solve[..], &["--max-nodes", "100000"]].concat());
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(3), "{err}");
+    assert!(err.contains("stopped at ply"), "stopped in the retrograde pass: {err}");
+    let manifest = read_manifest(&sol);
+    assert_eq!(manifest.value, None, "a partial solution has no value");
+    assert_eq!(manifest.plies.last().unwrap().ply, 20, "it holds the last plies");
+    let last = query(&sol, "31322323111254545445");
+    assert!(last.status.success(), "ply 20 is held: {}", String::from_utf8_lossy(&last.stderr));
+    refused(&query(&sol, "33"), "sol", "not ply 2");
+    let done = c4bdd(&solve);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert!(read_manifest(&sol).value.is_some() && read_manifest(&sol).plies.len() == 21);
+    let again = c4bdd(&solve);
+    let out = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success() && out.contains("already holds this solve's whole solution"), "{out}");
+    let other = c4bdd(&["solve", "-W", "5", "-H", "4", "--encoding", "cellwise", "--out", sol.to_str().unwrap()]);
+    refused(&other, "sol", "already holds another solution");
+}

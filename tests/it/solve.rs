@@ -134,7 +134,7 @@ fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tem
 fn saved_solution_with(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut space = StateSpace::new(kind, size, order, config).unwrap();
-    let mut writer = SolutionWriter::create(dir.path()).unwrap();
+    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
     let summary =
         solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, win, lost| writer.store(s, ply, win, lost))
             .unwrap();
@@ -192,7 +192,7 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let mut solution = Solution::open(dir.path()).unwrap();
     let other = c4bdd::game::Position::empty(BoardSize::new(5, 3).unwrap());
     assert!(solution.outcome(&other).is_err(), "a position of another board is refused");
-    assert!(SolutionWriter::create(dir.path()).is_err(), "an existing solution is not overwritten");
+    assert!(SolutionWriter::create(dir.path(), &solution.space).is_err(), "an existing solution is not overwritten");
 }
 
 /// Every file of the solution in `dir`, by name.
