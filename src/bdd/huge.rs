@@ -39,6 +39,32 @@ const PAGE: usize = 4096;
 /// The allocator: see the module documentation.
 pub struct HugePageAlloc;
 
+/// The function [`on_failure`] installed, as an address (0: none).
+static ON_FAILURE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Call `stop` (with the size asked for) when an allocation fails, instead of
+/// returning null to the caller (after which Rust aborts the process). It
+/// runs inside the allocator: it must not allocate, and it ends the process.
+/// A sweep's worker uses it to stop cleanly at its memory limit.
+pub fn on_failure(stop: fn(usize) -> !) {
+    ON_FAILURE.store(stop as usize, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `p`, or, when it is null and [`on_failure`] installed a function, that
+/// function's end of the process.
+#[inline]
+fn checked(p: *mut u8, size: usize) -> *mut u8 {
+    if p.is_null() {
+        let f = ON_FAILURE.load(std::sync::atomic::Ordering::Relaxed);
+        if f != 0 {
+            // SAFETY: a non-zero value was stored from a `fn(usize) -> !`.
+            let stop: fn(usize) -> ! = unsafe { std::mem::transmute::<usize, fn(usize) -> !>(f) };
+            stop(size);
+        }
+    }
+    p
+}
+
 /// Whether a block of this layout is mapped on its own.
 #[inline(always)]
 fn large(size: usize, align: usize) -> bool {
@@ -135,20 +161,22 @@ mod os {
 unsafe impl GlobalAlloc for HugePageAlloc {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        match large(layout.size(), layout.align()) {
+        let p = match large(layout.size(), layout.align()) {
             // SAFETY: see the impl's comment.
             true => unsafe { os::map(layout.size()) },
             false => unsafe { System.alloc(layout) },
-        }
+        };
+        checked(p, layout.size())
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        match large(layout.size(), layout.align()) {
+        let p = match large(layout.size(), layout.align()) {
             // SAFETY: a fresh mapping is zeroed.
             true => unsafe { os::map(layout.size()) },
             false => unsafe { System.alloc_zeroed(layout) },
-        }
+        };
+        checked(p, layout.size())
     }
 
     #[inline]
@@ -164,8 +192,8 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         let align = layout.align();
         match (large(layout.size(), align), large(new_size, align)) {
             // SAFETY: the block was made by `map` (the invariant).
-            (true, true) => unsafe { os::remap(p, layout.size(), new_size) },
-            (false, false) => unsafe { System.realloc(p, layout, new_size) },
+            (true, true) => checked(unsafe { os::remap(p, layout.size(), new_size) }, new_size),
+            (false, false) => checked(unsafe { System.realloc(p, layout, new_size) }, new_size),
             _ => {
                 // SAFETY: the new layout is valid (the caller's contract on
                 // `new_size`); the block moves between the two allocators.

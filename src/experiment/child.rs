@@ -114,6 +114,8 @@ struct Seen {
     killed: bool,
     /// The worker said it stopped at its node limit.
     node_limit: bool,
+    /// The worker said an allocation failed under its memory limit.
+    memory_limit: bool,
 }
 
 /// Read the worker's lines until its output closes, killing it at the time limit.
@@ -145,6 +147,7 @@ fn follow(
                     seen.totals = Some(t);
                     seen.node_limit = true;
                 }
+                Ok(Line::MemoryLimit) => seen.memory_limit = true,
                 Err(_) => {}
             },
             Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -159,29 +162,46 @@ fn follow(
 }
 
 /// The run's status and message, from what was seen, how the worker ended
-/// and its last line on stderr.
+/// and the first line of its stderr that says what went wrong.
 fn outcome(run: &RunSpec, seen: &Seen, wait_status: i32, stderr: &str) -> (Status, String) {
-    let message = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+    let message = first_meaningful(stderr);
     let signaled = libc::WIFSIGNALED(wait_status);
     let exit = libc::WIFEXITED(wait_status).then(|| libc::WEXITSTATUS(wait_status));
+    let allocation_failed = message.contains("memory allocation of");
     let status = if seen.done && exit == Some(0) {
         Status::Ok
     } else if seen.killed {
         Status::TimeLimit
     } else if seen.node_limit {
         Status::NodeLimit
-    } else if signaled && (run.limits.memory_bytes.is_some() || message.contains("memory allocation")) {
+    } else if (seen.memory_limit && exit == Some(super::worker::MEMORY_EXIT)) || allocation_failed {
         Status::MemoryLimit
     } else {
         Status::Error
     };
+    let limit = run.limits.memory_bytes.map_or("none".to_string(), |b| format!("{b:.0} bytes"));
     let message = match status {
         Status::Ok => String::new(),
         Status::TimeLimit => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
+        Status::MemoryLimit if message.is_empty() => format!("an allocation failed under the memory limit ({limit})"),
         _ if signaled && message.is_empty() => format!("worker killed by signal {}", libc::WTERMSIG(wait_status)),
         _ => message,
     };
     (status, message)
+}
+
+/// The first line of a worker's stderr that says what went wrong: not
+/// Rust's notes on backtraces, nor the panic's location line when the
+/// message follows it.
+fn first_meaningful(stderr: &str) -> String {
+    let noise =
+        |l: &str| l.starts_with("note: ") || l.starts_with("stack backtrace") || l.starts_with("skipping backtrace");
+    let mut lines = stderr.lines().map(str::trim).filter(|l| !l.is_empty() && !noise(l));
+    let first = lines.next().unwrap_or("");
+    match first.starts_with("thread '") && first.ends_with(':') {
+        true => lines.next().unwrap_or(first).to_string(),
+        false => first.to_string(),
+    }
 }
 
 /// The run's row: its settings, and what it reached (totals only when it finished).

@@ -21,7 +21,27 @@ pub enum Line {
     Stopped(Totals),
     /// The run stopped at its node limit; what it had reached.
     NodeLimit(Totals),
+    /// An allocation failed under the run's memory limit (`memory_bytes`):
+    /// the worker wrote this line and exited with [`MEMORY_EXIT`].
+    MemoryLimit,
 }
+
+/// The exit status of a worker stopped by an allocation failure.
+pub const MEMORY_EXIT: i32 = 4;
+
+/// The end of a worker whose allocation failed: one line on stdout (on a
+/// line of its own, whatever another thread was writing) and exit status
+/// [`MEMORY_EXIT`], without allocating (this runs inside the allocator).
+fn memory_stop(_size: usize) -> ! {
+    // SAFETY: write(2) of a static buffer and _exit(2), both async-signal-safe.
+    unsafe {
+        libc::write(1, MEMORY_LINE.as_ptr().cast(), MEMORY_LINE.len());
+        libc::_exit(MEMORY_EXIT)
+    }
+}
+
+/// [`Line::MemoryLimit`] as JSON, on a line of its own.
+const MEMORY_LINE: &[u8] = b"\n\"memory_limit\"\n";
 
 fn emit(line: &Line) -> Result<()> {
     let mut out = std::io::stdout().lock();
@@ -60,6 +80,9 @@ impl Sink for Lines {
 /// the exit status).
 pub fn run(json: &str) -> Result<()> {
     let spec: RunSpec = serde_json::from_str(json)?;
+    if spec.limits.memory_bytes.is_some() {
+        crate::bdd::on_allocation_failure(memory_stop);
+    }
     let mut lines = Lines::default();
     let result = execute(&spec, &mut lines);
     if let Some(e) = lines.error {
@@ -73,5 +96,16 @@ pub fn run(json: &str) -> Result<()> {
             emit(&if node_limit { Line::NodeLimit(reached) } else { Line::Stopped(reached) })?;
             Err(stopped.error)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Line, MEMORY_LINE};
+
+    #[test]
+    fn the_memory_line_is_the_memory_limit_line() {
+        let text = std::str::from_utf8(MEMORY_LINE).unwrap().trim();
+        assert!(matches!(serde_json::from_str::<Line>(text), Ok(Line::MemoryLimit)));
     }
 }

@@ -237,7 +237,7 @@ fn solve_query_and_best_as_a_user_runs_them() {
         (vec!["best", "-W", "4", "-H", "4", "--solution", other.to_str().unwrap()], "3x3"),
         (vec!["best", "-W", "4", "-H", "4", "--moves", "1212121"], "over"),
         (vec!["solve", "-W", "4", "-H", "4", "--terminal", "off"], "off"),
-        (vec!["solve", "-W", "4", "-H", "4", "--out", sol_s], "manifest"),
+        (vec!["solve", "-W", "4", "-H", "4", "--encoding", "cellwise", "--out", sol_s], "another solution"),
     ];
     for (args, needle) in bad {
         let out = c4bdd(&args);

@@ -562,11 +562,12 @@ fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
     assert_eq!(stable_runs(&out), want);
     assert_eq!(stable_plies(&out), stable_plies(&reference));
 
-    // A --csv file that cannot be written: a clear error, not a panic.
+    // A --csv file that cannot be written: a clear error before any work
+    // (its header is flushed first), not a panic.
     for cmd in [["count", "-W", "4", "-H", "4"], ["solve", "-W", "4", "-H", "4"]] {
         let run = c4bdd(&[&cmd[..], &["--csv", "/dev/full"]].concat());
         let err = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(1), "{cmd:?}: {err}");
+        assert_eq!(run.status.code(), Some(2), "{cmd:?}: {err}");
         assert!(err.contains("--csv file /dev/full") && err.trim_end().lines().count() == 1, "{cmd:?}: {err}");
     }
 }
@@ -854,4 +855,41 @@ fn bad_specs_are_refused_before_anything_is_written() {
         assert!(!results.exists(), "{body}: nothing is written");
         assert!(!dir.path().join("escape").exists() && !Path::new("/abs").exists());
     }
+}
+
+/// A run whose allocation fails under its memory limit stops cleanly with
+/// the status memory-limit and says so; a worker killed by a signal (here
+/// kill -9, with a memory limit set) is an error that names the signal.
+#[test]
+fn memory_stops_and_killed_workers_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"6x5\", \"3x3\"]\n[limits]\nmemory_bytes = 150e6\n";
+    let rows = sweep_rows(dir.path(), "memory", body, &dir.path().join("memory"));
+    assert_eq!(rows[0].status, Status::MemoryLimit, "{:?}", rows[0]);
+    assert_eq!(rows[0].message, "an allocation failed under the memory limit (150000000 bytes)");
+    assert_eq!(rows[1].status, Status::Ok);
+
+    let body = "[grid]\nboards = [\"7x5\"]\n[limits]\nmemory_bytes = 20e9\n";
+    let spec = write_spec(dir.path(), "killed", body);
+    let out = dir.path().join("killed");
+    let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+    let mut running = Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).spawn().unwrap();
+    // The worker is a child of one of the sweep's threads.
+    let tasks = format!("/proc/{}/task", running.id());
+    let worker = loop {
+        let children = std::fs::read_dir(&tasks).unwrap().flatten().map(|t| t.path().join("children"));
+        let text: String = children.map(|c| std::fs::read_to_string(c).unwrap_or_default()).collect();
+        if let Some(pid) = text.split_whitespace().next() {
+            break pid.parse::<libc::pid_t>().unwrap();
+        }
+        assert!(running.try_wait().unwrap().is_none(), "the sweep ended before its worker was seen");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: a signal to the worker of a sweep this test spawned.
+    assert_eq!(unsafe { libc::kill(worker, libc::SIGKILL) }, 0);
+    assert!(running.wait().unwrap().success());
+    let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    assert_eq!(rows[0].status, Status::Error, "{:?}", rows[0]);
+    assert_eq!(rows[0].message, "worker killed by signal 9");
 }
