@@ -109,6 +109,8 @@ struct CsvOut {
     writer: csv::Writer<File>,
     error: Option<csv::Error>,
     rows: usize,
+    /// A regular file (which a stopped run may remove), not a device or pipe.
+    regular: bool,
 }
 
 impl CsvOut {
@@ -116,13 +118,17 @@ impl CsvOut {
         let Some(path) = path else { return Ok(None) };
         let cannot = |e: &dyn std::fmt::Display| InputError(format!("cannot write --csv file {}: {e}", path.display()));
         let file = File::create(path).map_err(|e| cannot(&e))?;
+        // Only a regular file is ever removed (never /dev/stdout or a pipe).
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
         let header = writer.write_record(PlyRow::header()).and_then(|_| writer.flush().map_err(csv::Error::from));
         if let Err(e) = header {
-            let _ = std::fs::remove_file(path);
+            if regular {
+                let _ = std::fs::remove_file(path);
+            }
             return Err(cannot(&e).into());
         }
-        Ok(Some(CsvOut { path: path.to_path_buf(), writer, error: None, rows: 0 }))
+        Ok(Some(CsvOut { path: path.to_path_buf(), writer, error: None, rows: 0, regular }))
     }
 
     fn write(&mut self, row: impl serde::Serialize) {
@@ -133,10 +139,10 @@ impl CsvOut {
         }
     }
 
-    /// After a stopped run: a file with no row is removed (one with rows
-    /// keeps them: each is a finished ply).
+    /// After a stopped run: a regular file with no row is removed (one with
+    /// rows keeps them: each is a finished ply).
     fn abandon(out: Option<CsvOut>) {
-        if let Some(o) = out.filter(|o| o.rows == 0) {
+        if let Some(o) = out.filter(|o| o.rows == 0 && o.regular) {
             let _ = std::fs::remove_file(&o.path);
         }
     }

@@ -197,3 +197,48 @@ fn a_stopped_solve_leaves_a_partial_solution_that_its_rerun_completes() {
     let other = c4bdd(&["solve", "-W", "5", "-H", "4", "--encoding", "cellwise", "--out", sol.to_str().unwrap()]);
     refused(&other, "sol", "already holds another solution");
 }
+
+/// `best --solution` with a ply file missing names it: a warning line (the
+/// search goes on without that ply and finds the same values), or with
+/// `--strict` an error.
+#[test]
+fn best_names_a_ply_file_it_cannot_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sol");
+    solve_into(&["-W", "5", "-H", "4"], &dir);
+    let best = ["best", "-W", "5", "-H", "4", "--moves", "3", "--solution", dir.to_str().unwrap()];
+    let whole = c4bdd(&best);
+    assert!(whole.status.success() && whole.stderr.is_empty(), "{}", String::from_utf8_lossy(&whole.stderr));
+    std::fs::remove_file(dir.join("ply-02.bdd")).unwrap();
+    let warned = c4bdd(&best);
+    let err = String::from_utf8_lossy(&warned.stderr);
+    assert!(warned.status.success(), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: ") && err.contains("ply-02.bdd"), "{err}");
+    let values = |out: &Output| {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .filter(|l| l.starts_with("column ") || l.starts_with("value"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(values(&warned), values(&whole), "the same values without the ply");
+    refused(&c4bdd(&[&best[..], &["--strict"]].concat()), "ply-02.bdd", "--strict");
+}
+
+#[test]
+fn a_ply_file_of_a_smaller_board_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, other) = (tmp.path().join("sol"), tmp.path().join("other"));
+    solve_into(&["-W", "4", "-H", "4"], &dir);
+    solve_into(&["-W", "4", "-H", "3"], &other);
+    let file = dir.join("ply-06.bdd");
+    std::fs::copy(other.join("ply-06.bdd"), &file).unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let mut manifest = read_manifest(&dir);
+    manifest.plies[6].bytes = bytes.len() as u64;
+    manifest.plies[6].crc32 = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+    manifest.total_bytes = manifest.plies.iter().map(|p| p.bytes).sum();
+    write_manifest(&dir, &manifest);
+    refused(&query(&dir, "123412"), "ply-06.bdd", "holds 4x3 compressed: win and lost of ply 6, not 4x4 compressed");
+}
