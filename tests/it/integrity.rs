@@ -58,13 +58,14 @@ fn swapped_plies_of_a_solution_are_refused_even_with_a_recomputed_manifest() {
     refused(&query(&dir, "4544552254"), "ply-12.bdd", "holds 5x4 compressed: win and lost of ply 12, not");
 }
 
-#[test]
-fn a_ply_file_of_another_board_is_refused() {
+/// Solve 4x4 (compressed) and the board of `other_args`, then put the
+/// other solution's ply 6 file under the 4x4 one's name, size and checksum,
+/// with a recomputed manifest: a query at ply 6 must be refused with `why`.
+fn planted_ply_is_refused(other_args: &[&str], why: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, other) = (tmp.path().join("sol"), tmp.path().join("other"));
     solve_into(&["-W", "4", "-H", "4"], &dir);
-    solve_into(&["-W", "4", "-H", "4", "--encoding", "cellwise"], &other);
-    // The cellwise ply file under the compressed solution's name, size and checksum.
+    solve_into(other_args, &other);
     let file = dir.join("ply-06.bdd");
     std::fs::copy(other.join("ply-06.bdd"), &file).unwrap();
     let bytes = std::fs::read(&file).unwrap();
@@ -73,7 +74,14 @@ fn a_ply_file_of_another_board_is_refused() {
     manifest.plies[6].crc32 = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
     manifest.total_bytes = manifest.plies.iter().map(|p| p.bytes).sum();
     write_manifest(&dir, &manifest);
-    refused(&query(&dir, "123412"), "ply-06.bdd", "holds 4x4 cellwise: win and lost of ply 6, not 4x4 compressed");
+    refused(&query(&dir, "123412"), "ply-06.bdd", why);
+}
+
+#[test]
+fn a_ply_file_of_another_encoding_or_board_is_refused() {
+    let encoding = "holds 4x4 cellwise: win and lost of ply 6, not 4x4 compressed";
+    planted_ply_is_refused(&["-W", "4", "-H", "4", "--encoding", "cellwise"], encoding);
+    planted_ply_is_refused(&["-W", "4", "-H", "3"], "holds 4x3 compressed: win and lost of ply 6, not 4x4 compressed");
 }
 
 #[test]
@@ -224,21 +232,4 @@ fn best_names_a_ply_file_it_cannot_read() {
     };
     assert_eq!(values(&warned), values(&whole), "the same values without the ply");
     refused(&c4bdd(&[&best[..], &["--strict"]].concat()), "ply-02.bdd", "--strict");
-}
-
-#[test]
-fn a_ply_file_of_a_smaller_board_is_refused() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, other) = (tmp.path().join("sol"), tmp.path().join("other"));
-    solve_into(&["-W", "4", "-H", "4"], &dir);
-    solve_into(&["-W", "4", "-H", "3"], &other);
-    let file = dir.join("ply-06.bdd");
-    std::fs::copy(other.join("ply-06.bdd"), &file).unwrap();
-    let bytes = std::fs::read(&file).unwrap();
-    let mut manifest = read_manifest(&dir);
-    manifest.plies[6].bytes = bytes.len() as u64;
-    manifest.plies[6].crc32 = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
-    manifest.total_bytes = manifest.plies.iter().map(|p| p.bytes).sum();
-    write_manifest(&dir, &manifest);
-    refused(&query(&dir, "123412"), "ply-06.bdd", "holds 4x3 compressed: win and lost of ply 6, not 4x4 compressed");
 }
