@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
+use crate::order_search::{CostKind, Grouping, Strategy};
 use crate::run::{Limits, ManagerSettings, Pass, RunSpec};
 use crate::search::{ImageStrategy, TerminalStrategy};
 
@@ -42,6 +43,11 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Combine the result directories of sharded sweeps into one.
     Merge(MergeArgs),
+    /// Variable orders: search for cheaper ones, or read an order's rule.
+    Orders {
+        #[command(subcommand)]
+        command: OrdersCommand,
+    },
     /// Run one run of a sweep (used by `sweep`; prints JSON lines).
     #[command(hide = true)]
     Worker {
@@ -195,6 +201,69 @@ pub struct SweepArgs {
     /// or pending, with what its checkpoint holds); run and write nothing.
     #[arg(long, conflicts_with_all = ["report", "jobs"])]
     pub list: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OrdersCommand {
+    /// Improve a variable order by sifting and random moves, each candidate measured on a real
+    /// run of the board; writes every candidate with its cost, the best orders and their rule.
+    Search(OrderSearchArgs),
+    /// Print the rule (TOML, for --order rule:FILE on any board) read off an order on a board.
+    Rule {
+        #[command(flatten)]
+        board: BoardArgs,
+        #[command(flatten)]
+        encoding: EncodingArgs,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct OrderSearchArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// State encoding.
+    #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
+    pub encoding: EncodingKind,
+    /// The order to start from (any --order value).
+    #[arg(long, default_value = "paper")]
+    pub start: OrderSpec,
+    /// Measure each candidate on a count (the plies' BDD nodes) or a solve (the won and lost sets' nodes).
+    #[arg(long, value_enum, default_value_t = Pass::Count)]
+    pub pass: Pass,
+    /// The cost of a candidate: its plies' nodes summed, or the largest ply's.
+    #[arg(long, value_enum, default_value_t = CostKind::Sum)]
+    pub cost: CostKind,
+    /// Sifting rounds, random moves, or sifting then random moves.
+    #[arg(long, value_enum, default_value_t = Strategy::Both)]
+    pub strategy: Strategy,
+    /// Keep each column's run of variables together, or move single variables.
+    #[arg(long, value_enum, default_value_t = Grouping::Keep)]
+    pub grouping: Grouping,
+    /// Most orders to evaluate, the start's included.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
+    pub evaluations: u64,
+    /// Most wall time, e.g. 10m (the search is then no longer repeatable).
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub time: Option<std::time::Duration>,
+    /// Seed of the random moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Candidates evaluated at once, each on one thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// A candidate may use this many times the start's peak live nodes (then it ranks last).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub node_factor: u64,
+    /// Most node slots of any run (the start's included).
+    #[arg(long)]
+    pub max_nodes: Option<usize>,
+    /// Best orders to write as best-K.order.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub keep: u64,
+    /// The search's folder: search.json, candidates.csv, best-K.order, best.rule.toml (a rerun
+    /// with the same settings resumes it).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -33,6 +33,7 @@ pub mod error;
 pub mod experiment;
 pub mod game;
 pub mod measure;
+pub mod order_search;
 pub mod report;
 pub mod run;
 pub mod search;

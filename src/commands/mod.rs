@@ -1,6 +1,7 @@
 //! The bodies of the commands: each parses nothing (that is [`crate::cli`]),
 //! runs the library and prints.
 
+mod orders;
 mod play;
 
 use std::fs::File;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("{}: {n} runs merged", args.out.display());
             Ok(())
         }
+        Command::Orders { command } => orders::run(command),
         Command::Worker { run } => crate::experiment::worker::run(&run),
     }
 }

@@ -28,6 +28,7 @@
 mod cellwise;
 mod compressed;
 pub mod order;
+pub mod rule;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,7 @@ use crate::bdd::{run_on, Bdd, Config, Manager, Var, VarSet};
 use crate::error::Result;
 use crate::game::{BoardSize, Player, Position};
 pub use order::OrderSpec;
+pub use rule::{Major, OrderRule};
 
 /// One of the two interleaved copies of the state variables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

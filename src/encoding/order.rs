@@ -10,11 +10,16 @@
 //!   permutation P of `1..=w`, e.g. `columns:3,2,4,1,5` (centre-out on 5
 //!   columns), rows bottom up;
 //! - `custom:FILE`: the variable names listed in FILE (whitespace or comma
-//!   separated), which must be a permutation of the encoding's variables.
+//!   separated), which must be a permutation of the encoding's variables;
+//! - `levels:NAMES`: the same list inline, comma separated (the form order
+//!   search records its candidates in);
+//! - `rule:FILE`: an [`OrderRule`] (TOML): an order by relative positions,
+//!   for any board, e.g. one read off an order found on a small board.
 
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use super::rule::OrderRule;
 use super::{EncodingKind, StateVar};
 use crate::error::{Error, Result};
 use crate::game::{BoardSize, MAX_SIDE};
@@ -87,7 +92,8 @@ pub fn help() -> String {
     let named: Vec<String> = ORDERS.iter().map(|o| format!("{} ({})", o.name, o.about)).collect();
     format!(
         "Variable order: {}; columns:P (column-wise, the columns in the order P, e.g. columns:3,2,4,1,5); \
-or custom:FILE (variable names in level order)",
+custom:FILE (variable names in level order); levels:NAME,NAME,... (the same list inline); \
+or rule:FILE (an order rule for any board, as `c4bdd orders search` writes)",
         named.join(", ")
     )
 }
@@ -183,6 +189,10 @@ pub enum OrderSpec {
     Columns(Vec<u32>),
     /// Names read from a file.
     Custom { path: PathBuf, names: Vec<String> },
+    /// Names given inline.
+    Levels(Vec<String>),
+    /// A rule read from a file.
+    Rule { path: PathBuf, rule: OrderRule },
 }
 
 impl OrderSpec {
@@ -201,6 +211,8 @@ impl OrderSpec {
         match self {
             OrderSpec::Named(order) => order.name.to_string(),
             OrderSpec::Custom { path, .. } => format!("custom:{}", path.display()),
+            OrderSpec::Levels(names) => format!("levels:{}", names.join(",")),
+            OrderSpec::Rule { path, .. } => format!("rule:{}", path.display()),
             OrderSpec::Columns(columns) => {
                 format!("columns:{}", columns.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
             }
@@ -217,6 +229,8 @@ impl OrderSpec {
             }
             OrderSpec::Columns(columns) => arrange_columns(columns, vars, size),
             OrderSpec::Custom { path, names } => arrange_named(&path.display().to_string(), names, vars),
+            OrderSpec::Levels(names) => arrange_named("levels", names, vars),
+            OrderSpec::Rule { rule, .. } => Ok(rule.arrange(vars)),
         }
     }
 }
@@ -240,17 +254,30 @@ impl FromStr for OrderSpec {
                     })?;
                 Ok(OrderSpec::Columns(columns))
             }
+            _ if s.starts_with("levels:") => Ok(OrderSpec::Levels(names_in(&s["levels:".len()..]))),
+            _ if s.starts_with("rule:") => {
+                let path = &s["rule:".len()..];
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order rule {path}: {e}"))?;
+                let rule: OrderRule = toml::from_str(&text)
+                    .map_err(|e| format!("{path}: not an order rule: {}", e.message().trim_end()))?;
+                rule.check().map_err(|e| format!("{path}: {e}"))?;
+                Ok(OrderSpec::Rule { path: PathBuf::from(path), rule })
+            }
             _ => {
                 let Some(path) = s.strip_prefix("custom:") else {
                     return Err(format!(
-                        "unknown order '{s}' (expected one of {}, columns:C1,C2,... or custom:FILE)",
+                        "unknown order '{s}' (expected one of {}, columns:C1,C2,..., custom:FILE, levels:NAMES or rule:FILE)",
                         ORDERS.iter().map(|o| o.name).collect::<Vec<_>>().join(", ")
                     ));
                 };
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order file {path}: {e}"))?;
-                let names = text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
-                Ok(OrderSpec::Custom { path: PathBuf::from(path), names: names.map(String::from).collect() })
+                Ok(OrderSpec::Custom { path: PathBuf::from(path), names: names_in(&text) })
             }
         }
     }
+}
+
+/// The variable names in a list separated by whitespace or commas.
+fn names_in(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(String::from).collect()
 }

@@ -16,6 +16,7 @@ mod count;
 mod down_to;
 mod fuzz;
 mod integrity;
+mod orders;
 mod parallel;
 mod positions;
 mod report;

@@ -1,0 +1,186 @@
+//! A search's folder: `search.json` (the settings, command, revision and
+//! machine), `candidates.csv` (every order evaluated, as it is evaluated),
+//! and at the end `best-K.order` (the cheapest orders, as `custom:FILE`
+//! files) and `best.rule.toml` (the rule read off the best, as `rule:FILE`).
+//! A rerun of the same settings in the same folder reads the candidates back
+//! instead of running them again, so a stopped search resumes.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::{Evaluation, Observer, Phase, Tried};
+use crate::encoding::{EncodingKind, StateVar};
+use crate::experiment::meta::{Machine, Revision};
+use crate::run::Pass;
+
+/// The settings that decide a search's candidates and costs (a folder
+/// resumes only a search with the same).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Identity {
+    pub board: String,
+    pub encoding: EncodingKind,
+    pub pass: Pass,
+    pub cost: super::CostKind,
+    pub start: String,
+    pub strategy: super::Strategy,
+    pub grouping: super::Grouping,
+    pub seed: u64,
+    pub node_factor: u64,
+    pub max_nodes: Option<usize>,
+}
+
+/// `search.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchMeta {
+    pub identity: Identity,
+    pub revision: Revision,
+    pub machine: Machine,
+    /// Each invocation: its date and command line.
+    pub invocations: Vec<(String, Vec<String>)>,
+}
+
+/// One line of `candidates.csv`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CandidateRow {
+    pub evaluation: usize,
+    pub phase: Phase,
+    #[serde(rename = "move")]
+    pub how: String,
+    /// Empty when the run reached the node limit.
+    pub cost: Option<u64>,
+    pub sum_nodes: u64,
+    pub max_nodes: u64,
+    pub peak_nodes: u64,
+    pub time_s: f64,
+    /// `levels:NAME,...`, as `--order` takes it.
+    pub order: String,
+}
+
+/// The folder of a search, open for writing.
+pub struct SearchDir {
+    pub dir: PathBuf,
+    csv: csv::Writer<File>,
+    vars: Vec<StateVar>,
+    rows: usize,
+}
+
+impl SearchDir {
+    /// Open (or create) the folder for a search of `identity`; the orders a
+    /// stopped search of the same identity evaluated come back with it. A
+    /// folder of another search is refused.
+    pub fn open(
+        dir: &Path,
+        identity: &Identity,
+        vars: &[StateVar],
+    ) -> Result<(SearchDir, HashMap<Vec<usize>, Evaluation>)> {
+        if dir.is_file() {
+            bail!(crate::error::InputError(format!("--out {}: is a file, not a folder", dir.display())));
+        }
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let meta_path = dir.join("search.json");
+        let csv_path = dir.join("candidates.csv");
+        let mut meta = if meta_path.exists() {
+            let text =
+                std::fs::read_to_string(&meta_path).with_context(|| format!("cannot read {}", meta_path.display()))?;
+            let meta: SearchMeta =
+                serde_json::from_str(&text).with_context(|| format!("{}: not a search", meta_path.display()))?;
+            if meta.identity != *identity {
+                bail!(crate::error::InputError(format!(
+                    "--out {}: holds another search ({} from {}); use another folder",
+                    dir.display(),
+                    meta.identity.board,
+                    meta.identity.start
+                )));
+            }
+            meta
+        } else {
+            SearchMeta {
+                identity: identity.clone(),
+                revision: Revision::current(),
+                machine: Machine::current(),
+                invocations: vec![],
+            }
+        };
+        meta.invocations.push((crate::experiment::meta::now_utc(), std::env::args().collect()));
+        let stored = if csv_path.exists() { read_candidates(&csv_path, vars)? } else { Vec::new() };
+        let text = serde_json::to_string_pretty(&meta)? + "\n";
+        std::fs::write(&meta_path, text).with_context(|| format!("cannot write {}", meta_path.display()))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&csv_path)
+            .with_context(|| format!("cannot write {}", csv_path.display()))?;
+        let csv = csv::WriterBuilder::new().has_headers(stored.is_empty()).from_writer(file);
+        let rows = stored.len();
+        let stored = stored.into_iter().map(|(levels, row)| (levels, evaluation_of(&row))).collect();
+        Ok((SearchDir { dir: dir.to_path_buf(), csv, vars: vars.to_vec(), rows }, stored))
+    }
+
+    /// Write the best orders (`best-1.order`, ...) and the rule.
+    pub fn finish(&mut self, best: &[&[usize]], rule: &crate::encoding::OrderRule) -> Result<Vec<PathBuf>> {
+        let mut written = Vec::new();
+        for (k, levels) in best.iter().enumerate() {
+            let path = self.dir.join(format!("best-{}.order", k + 1));
+            let names: Vec<&str> = levels.iter().map(|&v| self.vars[v].name.as_str()).collect();
+            std::fs::write(&path, names.join("\n") + "\n")
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written.push(path);
+        }
+        let path = self.dir.join("best.rule.toml");
+        std::fs::write(&path, toml::to_string(rule)?).with_context(|| format!("cannot write {}", path.display()))?;
+        written.push(path);
+        Ok(written)
+    }
+}
+
+impl Observer for SearchDir {
+    fn tried(&mut self, phase: Phase, how: &str, tried: &Tried) -> Result<()> {
+        if !tried.new {
+            return Ok(());
+        }
+        self.rows += 1;
+        let names: Vec<&str> = tried.levels.iter().map(|&v| self.vars[v].name.as_str()).collect();
+        let e = &tried.evaluation;
+        let row = CandidateRow {
+            evaluation: self.rows,
+            phase,
+            how: how.to_string(),
+            cost: e.cost,
+            sum_nodes: e.sum_nodes,
+            max_nodes: e.max_nodes,
+            peak_nodes: e.peak_nodes,
+            time_s: e.time_s,
+            order: format!("levels:{}", names.join(",")),
+        };
+        self.csv.serialize(row)?;
+        self.csv.flush()?;
+        Ok(())
+    }
+}
+
+/// The evaluation a row records.
+fn evaluation_of(row: &CandidateRow) -> Evaluation {
+    let (sum_nodes, max_nodes, peak_nodes) = (row.sum_nodes, row.max_nodes, row.peak_nodes);
+    Evaluation { cost: row.cost, sum_nodes, max_nodes, peak_nodes, time_s: row.time_s }
+}
+
+/// The rows of a `candidates.csv`, with their orders as variable indices.
+pub fn read_candidates(path: &Path, vars: &[StateVar]) -> Result<Vec<(Vec<usize>, CandidateRow)>> {
+    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (line, row) in reader.deserialize::<CandidateRow>().enumerate() {
+        let row = row.with_context(|| format!("{}: row {}", path.display(), line + 1))?;
+        let names = row.order.strip_prefix("levels:").unwrap_or(&row.order);
+        let levels = names
+            .split(',')
+            .map(|n| vars.iter().position(|v| v.name == n))
+            .collect::<Option<Vec<usize>>>()
+            .with_context(|| format!("{}: row {}: an unknown variable", path.display(), line + 1))?;
+        out.push((levels, row));
+    }
+    Ok(out)
+}

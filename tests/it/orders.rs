@@ -1,0 +1,173 @@
+//! Order search and order rules: the cost the search records for an order is
+//! what a plain run under that order gives; sifting never ends worse than it
+//! started; a search repeats with its seed and resumes in its folder; a rule
+//! read off an order on a small board orders a larger one.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use c4bdd::encoding::{EncodingKind, OrderSpec};
+use c4bdd::game::BoardSize;
+use c4bdd::order_search::{search, CostKind, Grouping, Measure, Observer, Phase, SearchSettings, Strategy, Tried};
+use c4bdd::run::Pass;
+
+fn c4bdd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = c4bdd(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The rows of a search's candidates.csv: (phase, cost, order).
+fn candidates(dir: &Path) -> Vec<(String, String, String)> {
+    let mut reader = csv::Reader::from_path(dir.join("candidates.csv")).unwrap();
+    let rows = reader.records().map(|r| r.unwrap());
+    rows.map(|r| (r[1].to_string(), r[3].to_string(), r[8].to_string())).collect()
+}
+
+/// The plies' BDD nodes of a plain run (`count` or `solve`) written to a CSV.
+fn ply_nodes(pass: &str, board: &[&str], order: &str, dir: &Path) -> Vec<u64> {
+    let csv = dir.join(format!("{pass}-{}.csv", order.len()));
+    ok(&[&[pass][..], board, &["--order", order, "--csv", csv.to_str().unwrap()]].concat());
+    let mut rows: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(&csv).unwrap();
+    rows.sort_by_key(|r| r.ply);
+    rows.iter().map(|r| r.bdd_nodes).collect()
+}
+
+#[test]
+fn the_cost_of_an_order_is_a_plain_run_under_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (pass, cost, board) in [("count", "sum", ["-W", "4", "-H", "4"]), ("solve", "max", ["-W", "4", "-H", "3"])] {
+        let out = tmp.path().join(pass);
+        let o = out.to_str().unwrap();
+        let args =
+            ["orders", "search", "--pass", pass, "--cost", cost, "--evaluations", "12", "--jobs", "2", "--out", o];
+        ok(&[&args[..], &board].concat());
+        let rows = candidates(&out);
+        assert!(rows.len() == 12 + 1 || rows.len() == 12, "12 evaluations and the rule: {}", rows.len());
+        let best = std::fs::read_to_string(out.join("best-1.order")).unwrap();
+        let best_levels = format!("levels:{}", best.split_whitespace().collect::<Vec<_>>().join(","));
+        let best_file = format!("custom:{}", out.join("best-1.order").display());
+        let picked =
+            [(rows[0].2.clone(), rows[0].2.clone()), (rows[5].2.clone(), rows[5].2.clone()), (best_file, best_levels)];
+        for (order, as_levels) in picked {
+            let nodes = ply_nodes(pass, &board, &order, tmp.path());
+            let expected = if cost == "sum" { nodes.iter().sum::<u64>() } else { *nodes.iter().max().unwrap() };
+            let row = rows.iter().find(|r| r.2 == as_levels).expect("the order is a candidate");
+            assert_eq!(row.1, expected.to_string(), "{pass} {cost} under {order}");
+        }
+    }
+}
+
+/// An observer that keeps nothing.
+struct Quiet;
+
+impl Observer for Quiet {
+    fn tried(&mut self, _: Phase, _: &str, _: &Tried) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+fn settings(start: OrderSpec, strategy: Strategy, grouping: Grouping, evaluations: usize) -> SearchSettings {
+    let size = BoardSize::new(4, 4).unwrap();
+    let measure =
+        Measure { size, encoding: EncodingKind::Compressed, pass: Pass::Count, cost: CostKind::Sum, max_nodes: None };
+    SearchSettings { measure, start, strategy, grouping, evaluations, time: None, seed: 5, jobs: 2, node_factor: 4 }
+}
+
+#[test]
+fn sifting_never_ends_worse_than_it_started() {
+    for start in [OrderSpec::ROW_WISE, OrderSpec::COLUMN_WISE, OrderSpec::CENTER_OUT] {
+        for grouping in [Grouping::Keep, Grouping::Break] {
+            let s = settings(start.clone(), Strategy::Sift, grouping, 150);
+            let outcome = search(&s, Default::default(), &mut Quiet).unwrap();
+            let (start_cost, end) = (outcome.start.1.cost.unwrap(), outcome.current.1.cost.unwrap());
+            assert!(end <= start_cost, "{} {grouping:?}: {end} > {start_cost}", start.name());
+            assert_eq!(Some(end), outcome.ranked[0].1.cost, "sifting ends at the cheapest order it saw");
+            assert!(outcome.evaluations <= 150);
+        }
+    }
+}
+
+#[test]
+fn a_search_repeats_with_its_seed_and_resumes_in_its_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |name: &str, seed: &str, evaluations: &str| {
+        let out = tmp.path().join(name);
+        let args = ["orders", "search", "-W", "4", "-H", "4", "--strategy", "random", "--grouping", "break"];
+        ok(&[&args[..], &["--seed", seed, "--evaluations", evaluations, "--out", out.to_str().unwrap()]].concat());
+        candidates(&out)
+    };
+    let first = run("a", "9", "30");
+    assert_eq!(run("b", "9", "30"), first, "the same seed: the same candidates and costs");
+    assert_ne!(run("c", "10", "30"), first, "another seed: other candidates");
+    // A search stopped after 12 evaluations, resumed with a budget of 30:
+    // the candidates of one search of 30 (the first 12 read back).
+    run("d", "9", "12");
+    let resumed = run("d", "9", "30");
+    let without_rules =
+        |rows: &[(String, String, String)]| rows.iter().filter(|r| r.0 != "rule").cloned().collect::<Vec<_>>();
+    assert_eq!(without_rules(&resumed), without_rules(&first));
+    // Another search's folder is refused.
+    let out = c4bdd(&[
+        "orders",
+        "search",
+        "-W",
+        "4",
+        "-H",
+        "4",
+        "--seed",
+        "1",
+        "--out",
+        tmp.path().join("d").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("holds another search"), "{err}");
+}
+
+#[test]
+fn a_rule_read_off_a_small_board_orders_a_larger_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rule = tmp.path().join("center-out.rule.toml");
+    std::fs::write(&rule, ok(&["orders", "rule", "-W", "5", "-H", "5", "--order", "center-out"])).unwrap();
+    let by_rule = format!("rule:{}", rule.display());
+    for board in [["-W", "7", "-H", "4"], ["-W", "6", "-H", "4"]] {
+        let nodes = ply_nodes("count", &board, &by_rule, tmp.path());
+        assert_eq!(nodes, ply_nodes("count", &board, "center-out", tmp.path()), "{board:?}");
+    }
+}
+
+#[test]
+fn bad_orders_and_rules_are_refused_with_the_value() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.rule.toml");
+    std::fs::write(&bad, "stm = 2.0\nmajor = \"column\"\ncells = [[0.0]]\n").unwrap();
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["--order".into(), format!("rule:{}", bad.display())],
+            "stm = 2 must be from 0 (first) to 1 (last)".into(),
+        ),
+        (vec!["--order".into(), "rule:/nonexistent.toml".into()], "cannot read order rule /nonexistent.toml".into()),
+        (
+            vec!["--order".into(), "levels:stm,c1r1".into()],
+            "levels: 15 variables are missing, the first is 'c1r2'".into(),
+        ),
+    ];
+    for (args, why) in cases {
+        let args: Vec<&str> =
+            ["count", "-W", "4", "-H", "3"].into_iter().chain(args.iter().map(String::as_str)).collect();
+        let out = c4bdd(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&why) && err.trim_end().lines().count() == 1, "{why}: {err}");
+    }
+    let out = c4bdd(&["orders", "search", "-W", "4", "-H", "3", "--start", "columns:1,1,2,3", "--out", "x"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--start: ") && err.contains("columns:1,1,2,3: not a permutation"), "{err}");
+    assert!(!Path::new("x").exists(), "nothing written");
+}
