@@ -4,12 +4,14 @@
 //! A rule holds a key for each cell of the board it was read off (`cells`:
 //! column by column from the left, each bottom up), the side-to-move
 //! variable's relative level (`stm`: 0 first, 1 last), and the grouping
-//! (`major`). On a board of any size a cell's key is interpolated
-//! (bilinearly) from the keys at the same relative position; a column's key
-//! is the mean of its cells' keys, and a row's likewise. Grouped by column,
-//! the columns come in the order of their keys and a column's cells in the
-//! order of theirs; grouped by row, likewise by rows; ungrouped (`cells`),
-//! every cell by its own key. Lower keys come first; equal keys go to the
+//! (`major`). On a board of any size, positions are taken relative (the
+//! left and right columns, the bottom and top rows, map onto the rule's).
+//! Grouped by column, the columns come in the order of the rule's column
+//! keys (each column's mean, interpolated linearly between columns) and a
+//! column's cells in the order of the keys of the rule's nearest column
+//! (interpolated between rows), so a column read top down stays so;
+//! grouped by row, likewise with rows and columns swapped; ungrouped
+//! (`cells`), every cell by its key interpolated bilinearly. Lower keys come first; equal keys go to the
 //! left column, then the lower row; a cell's variables (two in the cellwise
 //! encoding) stay together in slot order.
 //!
@@ -114,20 +116,26 @@ impl OrderRule {
     /// of `0..vars.len()`).
     pub fn arrange(&self, vars: &[StateVar]) -> Vec<usize> {
         let (width, rows) = extent(vars);
-        let keys: Vec<Vec<f64>> =
-            (0..width).map(|c| (0..rows).map(|r| self.cell_key(c, width, r, rows)).collect()).collect();
+        let (n_cols, n_rows) = (self.cells.len(), self.cells[0].len());
         let mean = |ks: &mut dyn Iterator<Item = f64>| {
             let (s, k) = ks.fold((0.0, 0), |(s, k), x| (s + x, k + 1));
             s / k as f64
         };
-        let column_keys: Vec<f64> = keys.iter().map(|col| mean(&mut col.iter().copied())).collect();
-        let row_keys: Vec<f64> = (0..rows).map(|r| mean(&mut keys.iter().map(|col| col[r]))).collect();
+        let column_means: Vec<f64> = self.cells.iter().map(|col| mean(&mut col.iter().copied())).collect();
+        let row_means: Vec<f64> = (0..n_rows).map(|r| mean(&mut self.cells.iter().map(|col| col[r]))).collect();
         let key = |v: &StateVar| {
             let (c, r) = v.cell.map(|(c, r)| (c as usize, r as usize)).expect("cell variables only");
+            let (across, up) = (between(c, width, n_cols), between(r, rows, n_rows));
             match self.major {
-                Major::Column => [column_keys[c], keys[c][r]],
-                Major::Row => [row_keys[r], keys[c][r]],
-                Major::Cells => [keys[c][r], 0.0],
+                Major::Column => [lerp(&column_means, across), lerp(&self.cells[nearest(across)], up)],
+                Major::Row => {
+                    let row: Vec<f64> = self.cells.iter().map(|col| col[nearest(up)]).collect();
+                    [lerp(&row_means, up), lerp(&row, across)]
+                }
+                Major::Cells => {
+                    let column: Vec<f64> = self.cells.iter().map(|col| lerp(col, up)).collect();
+                    [lerp(&column, across), 0.0]
+                }
             }
         };
         let mut cells: Vec<usize> = (0..vars.len()).filter(|&v| vars[v].cell.is_some()).collect();
@@ -142,14 +150,19 @@ impl OrderRule {
         }
         cells
     }
+}
 
-    /// The key of cell (`c`, `r`) of a board of `width` columns and `rows`
-    /// rows: bilinear in the rule's cells at the same relative position.
-    fn cell_key(&self, c: usize, width: usize, r: usize, rows: usize) -> f64 {
-        let (c0, c1, tc) = between(c, width, self.cells.len());
-        let (r0, r1, tr) = between(r, rows, self.cells[0].len());
-        let along = |col: &Vec<f64>| col[r0] + tr * (col[r1] - col[r0]);
-        along(&self.cells[c0]) + tc * (along(&self.cells[c1]) - along(&self.cells[c0]))
+/// The value between `keys[j]` and `keys[j + 1]` at fraction `t`.
+fn lerp(keys: &[f64], (j, k, t): (usize, usize, f64)) -> f64 {
+    keys[j] + t * (keys[k] - keys[j])
+}
+
+/// The nearer of the two neighbours (the first on a tie).
+fn nearest((j, k, t): (usize, usize, f64)) -> usize {
+    if t > 0.5 {
+        k
+    } else {
+        j
     }
 }
 

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::data::{group_by, Archive, Paper, PaperTable2Row, Repetitions, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::{EncodingKind, OrderSpec};
-use crate::experiment::record::PlyRow;
+use crate::experiment::record::{PlyRow, RunRow};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -265,10 +265,17 @@ on the machine's load when the run was made). Rank 1 = fewest peak nodes; orders
 }
 
 /// The swept settings a run's key names after its image strategy (e.g.
-/// `gc-cache-clear`), without its threads and repetition; `-` for none.
-fn variant(run: &str) -> String {
+/// `gc-cache-clear`), without its threads and repetition; `-` for none. The
+/// key's first six parts are read off the row's own columns, so an order
+/// whose name holds a `/` (`rule:PATH`) is not taken for a setting.
+fn variant(row: &RunRow) -> String {
+    let base = format!(
+        "{}x{}/{}/{}/{}/{}/{}",
+        row.width, row.height, row.encoding, row.order, row.pass, row.terminal, row.image
+    );
+    let rest = row.run.strip_prefix(&base).unwrap_or("");
     let parts: Vec<&str> =
-        run.split('/').skip(6).filter(|p| !p.ends_with("-threads") && !p.starts_with("repeat-")).collect();
+        rest.split('/').filter(|p| !p.is_empty() && !p.ends_with("-threads") && !p.starts_with("repeat-")).collect();
     if parts.is_empty() {
         "-".into()
     } else {
@@ -280,7 +287,7 @@ fn variant(run: &str) -> String {
 /// than one thread count, each speed-up taken within its own sweep (the same
 /// machine, one run at a time) between the medians of the repetitions.
 pub fn threads_markdown(archive: &Archive) -> Option<String> {
-    let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), variant(&r.row.run)));
+    let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), variant(&r.row)));
     let mut s = String::from(
         "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
 one run at a time: per configuration (with the settings its sweep varies, e.g. `gc-cache-clear`) the runs \

@@ -171,3 +171,22 @@ fn bad_orders_and_rules_are_refused_with_the_value() {
     assert!(err.contains("--start: ") && err.contains("columns:1,1,2,3: not a permutation"), "{err}");
     assert!(!Path::new("x").exists(), "nothing written");
 }
+
+#[test]
+fn the_orders_page_ranks_searched_orders_beside_the_papers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let results = tmp.path().join("results");
+    let dir = results.join("order_search").join("an-archive").join("4x4");
+    ok(&["orders", "search", "-W", "4", "-H", "4", "--evaluations", "20", "--out", dir.to_str().unwrap()]);
+    let (plots, repro) = (tmp.path().join("plots"), tmp.path().join("repro.md"));
+    let (r, p, m) = (results.to_str().unwrap(), plots.to_str().unwrap(), repro.to_str().unwrap());
+    ok(&["report", "--results", r, "--plots", p, "--repro", m]);
+    let page = std::fs::read_to_string(plots.join("orders.md")).unwrap();
+    let rows = candidates(&dir);
+    let cheapest = rows.iter().filter(|r| r.0 != "rule").map(|r| r.1.parse::<u64>().unwrap()).min().unwrap();
+    let start: u64 = rows[0].1.parse().unwrap();
+    let ratio = format!("{:+.1}%", (cheapest as f64 / start as f64 - 1.0) * 100.0);
+    let source = "order_search/an-archive/4x4";
+    assert!(page.contains(&format!("| 1 | best-1.order | {source} | {cheapest} | {ratio} |")), "{page}");
+    assert!(page.contains(&format!("| paper | {source} | {start} | +0.0% |")), "{page}");
+}

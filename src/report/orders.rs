@@ -1,0 +1,208 @@
+//! `plots/orders.md`: every variable order tried on a board, ranked by the
+//! sum over plies of its count's BDD nodes, beside the paper's order. The
+//! orders come from count runs in the archive (built-in orders, enumerated
+//! column permutations, rules) and from order searches
+//! (`results/order_search/ARCHIVE/SEARCH/`: the start and the cheapest
+//! candidates of each).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::data::Archive;
+use crate::encoding::EncodingKind;
+use crate::experiment::Pass;
+use crate::game::BoardSize;
+use crate::order_search::output::{CandidateRow, SearchMeta};
+use crate::search::TerminalStrategy;
+
+/// Cheapest candidates of each search shown.
+const SEARCH_SHOWN: usize = 3;
+
+/// Orders shown per board (the paper's is shown besides).
+const SHOWN: usize = 15;
+
+/// One order's count on a board.
+#[derive(Clone, Debug)]
+pub struct OrderCost {
+    pub board: BoardSize,
+    pub encoding: EncodingKind,
+    pub order: String,
+    /// Where it was measured: a sweep or a search folder, under results/.
+    pub source: String,
+    pub sum: u64,
+    pub max: u64,
+    pub peak: u64,
+}
+
+/// Every order tried, from the archive's count runs and the searches.
+pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
+    let mut all: Vec<OrderCost> = archive
+        .ok_runs(|r| r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole && !r.plies.is_empty())
+        .map(|r| OrderCost {
+            board: r.board(),
+            encoding: r.row.encoding,
+            order: r.row.order.clone(),
+            source: r.source.display().to_string(),
+            sum: r.plies.iter().map(|p| p.bdd_nodes).sum(),
+            max: r.plies.iter().map(|p| p.bdd_nodes).max().unwrap_or(0),
+            peak: r.row.peak_nodes,
+        })
+        .collect();
+    for dir in search_dirs(results) {
+        all.extend(from_search(&dir, results)?);
+    }
+    Ok(all)
+}
+
+/// The folders of order searches of a count: `order_search/*/*/`.
+fn search_dirs(results: &Path) -> Vec<std::path::PathBuf> {
+    let children = |d: &Path| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(d).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        v.sort();
+        v
+    };
+    let archives = children(&results.join("order_search"));
+    archives.iter().flat_map(|a| children(a)).filter(|d| d.join("search.json").is_file()).collect()
+}
+
+/// A search's start and cheapest finished candidates.
+fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
+    let meta_path = dir.join("search.json");
+    let text = std::fs::read_to_string(&meta_path).with_context(|| format!("cannot read {}", meta_path.display()))?;
+    let meta: SearchMeta =
+        serde_json::from_str(&text).with_context(|| format!("{}: not a search", meta_path.display()))?;
+    let id = &meta.identity;
+    if id.pass != Pass::Count {
+        return Ok(vec![]);
+    }
+    let board = parse_board(&id.board).with_context(|| format!("{}: board {}", meta_path.display(), id.board))?;
+    let rows: Vec<CandidateRow> = crate::experiment::record::read_rows(&dir.join("candidates.csv"))?;
+    let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
+    let cost = |r: &CandidateRow, order: String| OrderCost {
+        board,
+        encoding: id.encoding,
+        order,
+        source: source.clone(),
+        sum: r.sum_nodes,
+        max: r.max_nodes,
+        peak: r.peak_nodes,
+    };
+    let start = rows.iter().find(|r| r.phase == crate::order_search::Phase::Start);
+    let mut out: Vec<OrderCost> = start.iter().map(|r| cost(r, id.start.clone())).collect();
+    // The best orders the search wrote, found among its candidates.
+    for k in 1..=SEARCH_SHOWN {
+        let Ok(text) = std::fs::read_to_string(dir.join(format!("best-{k}.order"))) else { break };
+        let levels = format!("levels:{}", text.split_whitespace().collect::<Vec<_>>().join(","));
+        if let Some(r) = rows.iter().find(|r| r.order == levels) {
+            out.push(cost(r, format!("best-{k}.order")));
+        }
+    }
+    Ok(out)
+}
+
+/// A board written as `WxH`.
+fn parse_board(text: &str) -> Option<BoardSize> {
+    let (w, h) = text.split_once('x')?;
+    BoardSize::new(w.parse().ok()?, h.parse().ok()?).ok()
+}
+
+/// The name of the order the paper's is on a board (`paper` arranges like
+/// column-wise, or row-wise for the cellwise encoding on a board taller
+/// than wide).
+fn papers_twin(board: BoardSize, encoding: EncodingKind) -> &'static str {
+    if encoding == EncodingKind::Cellwise && board.height > board.width {
+        "row-wise"
+    } else {
+        "column-wise"
+    }
+}
+
+/// The page, when some board has two orders or more.
+pub fn markdown(tried: &[OrderCost]) -> Option<String> {
+    // One entry per order (a search's candidates per search): its first
+    // source of the fewest nodes.
+    let mut groups: BTreeMap<(BoardSize, EncodingKind), Vec<&OrderCost>> = BTreeMap::new();
+    let same =
+        |a: &OrderCost, b: &OrderCost| a.order == b.order && (!a.order.starts_with("best-") || a.source == b.source);
+    for t in tried {
+        let group = groups.entry((t.board, t.encoding)).or_default();
+        match group.iter_mut().find(|o| same(o, t)) {
+            Some(o) if t.sum < o.sum => *o = t,
+            Some(_) => {}
+            None => group.push(t),
+        }
+    }
+    groups.retain(|_, g| g.len() >= 2);
+    if groups.is_empty() {
+        return None;
+    }
+    let mut s = String::from(
+        "Every variable order tried, per board and encoding, ranked by the sum over plies of its count's BDD nodes \
+(deterministic), beside the paper's order (`paper`, or the order it arranges like: column-wise, or row-wise for the \
+cellwise encoding on a board taller than wide). Sources: count runs of the archive's sweeps, and order searches \
+(`c4bdd orders search`: its start and the cheapest orders it wrote to its folder, best-K.order, which `--order \
+custom:FILE` takes).\n",
+    );
+    for ((board, encoding), mut group) in groups {
+        group.sort_by(|a, b| (a.sum, &a.order, &a.source).cmp(&(b.sum, &b.order, &b.source)));
+        let twin = papers_twin(board, encoding);
+        let paper = group.iter().find(|o| o.order == "paper").or_else(|| group.iter().find(|o| o.order == twin));
+        let _ = write!(
+            s,
+            "\n## {board} {encoding}\n\n{} orders measured.\n\n| rank | order | from | sum of nodes | against the paper's \
+| largest ply | peak nodes |\n|---:|---|---|---:|---:|---:|---:|\n",
+            group.len()
+        );
+        for (i, o) in group.iter().enumerate() {
+            if i >= SHOWN && !paper.is_some_and(|p| std::ptr::eq(*p, *o)) {
+                continue;
+            }
+            let ratio = paper.map_or("-".into(), |p| format!("{:+.1}%", (o.sum as f64 / p.sum as f64 - 1.0) * 100.0));
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {ratio} | {} | {} |",
+                i + 1,
+                o.order,
+                o.source,
+                o.sum,
+                o.max,
+                o.peak
+            );
+        }
+    }
+    Some(s)
+}
+
+/// One line for paper-repro.md: the cheapest order against the paper's on
+/// `board` (compressed), or `None` when the board has no two orders.
+pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
+    let on: Vec<&OrderCost> =
+        tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).collect();
+    let twin = papers_twin(board, EncodingKind::Compressed);
+    let paper = on.iter().filter(|o| o.order == "paper" || o.order == twin).min_by_key(|o| o.sum)?;
+    let best = on.iter().min_by(|a, b| (a.sum, &a.order).cmp(&(b.sum, &b.order)))?;
+    if best.sum >= paper.sum {
+        return Some(format!(
+            "no order measured on {board} (compressed, {} runs) has fewer nodes summed over the plies than the paper's \
+({})",
+            on.len(),
+            paper.sum
+        ));
+    }
+    Some(format!(
+        "{} ({}) has {:.1}% fewer nodes summed over the plies than the paper's order on {board} (compressed): {} against \
+{}; largest ply {} against {}, peak live nodes {} against {}",
+        best.order,
+        best.source,
+        (1.0 - best.sum as f64 / paper.sum as f64) * 100.0,
+        best.sum,
+        paper.sum,
+        best.max,
+        paper.max,
+        best.peak,
+        paper.peak
+    ))
+}
