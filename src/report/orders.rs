@@ -35,6 +35,9 @@ pub struct OrderCost {
     pub sum: u64,
     pub max: u64,
     pub peak: u64,
+    /// Wall time of the count (a search's candidates ran two at a time or
+    /// more: their times are of a loaded machine).
+    pub time_s: f64,
 }
 
 /// Every order tried, from the archive's count runs and the searches.
@@ -49,6 +52,7 @@ pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
             sum: r.plies.iter().map(|p| p.bdd_nodes).sum(),
             max: r.plies.iter().map(|p| p.bdd_nodes).max().unwrap_or(0),
             peak: r.row.peak_nodes,
+            time_s: r.row.time_s,
         })
         .collect();
     for dir in search_dirs(results) {
@@ -89,6 +93,7 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
         sum: r.sum_nodes,
         max: r.max_nodes,
         peak: r.peak_nodes,
+        time_s: r.time_s,
     };
     let start = rows.iter().find(|r| r.phase == crate::order_search::Phase::Start);
     let mut out: Vec<OrderCost> = start.iter().map(|r| cost(r, id.start.clone())).collect();
@@ -144,7 +149,8 @@ pub fn markdown(tried: &[OrderCost]) -> Option<String> {
 (deterministic), beside the paper's order (`paper`, or the order it arranges like: column-wise, or row-wise for the \
 cellwise encoding on a board taller than wide). Sources: count runs of the archive's sweeps, and order searches \
 (`c4bdd orders search`: its start and the cheapest orders it wrote to its folder, best-K.order, which `--order \
-custom:FILE` takes).\n",
+custom:FILE` takes). Time: the count's wall seconds (a search runs its candidates `--jobs` at a time: theirs are \
+of a loaded machine).\n",
     );
     for ((board, encoding), mut group) in groups {
         group.sort_by(|a, b| (a.sum, &a.order, &a.source).cmp(&(b.sum, &b.order, &b.source)));
@@ -153,7 +159,7 @@ custom:FILE` takes).\n",
         let _ = write!(
             s,
             "\n## {board} {encoding}\n\n{} orders measured.\n\n| rank | order | from | sum of nodes | against the paper's \
-| largest ply | peak nodes |\n|---:|---|---|---:|---:|---:|---:|\n",
+| largest ply | peak nodes | time s |\n|---:|---|---|---:|---:|---:|---:|---:|\n",
             group.len()
         );
         for (i, o) in group.iter().enumerate() {
@@ -163,13 +169,14 @@ custom:FILE` takes).\n",
             let ratio = paper.map_or("-".into(), |p| format!("{:+.1}%", (o.sum as f64 / p.sum as f64 - 1.0) * 100.0));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {ratio} | {} | {} |",
+                "| {} | {} | {} | {} | {ratio} | {} | {} | {:.2} |",
                 i + 1,
                 o.order,
                 o.source,
                 o.sum,
                 o.max,
-                o.peak
+                o.peak,
+                o.time_s
             );
         }
     }
@@ -194,7 +201,7 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     }
     Some(format!(
         "{} ({}) has {:.1}% fewer nodes summed over the plies than the paper's order on {board} (compressed): {} against \
-{}; largest ply {} against {}, peak live nodes {} against {}",
+{}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s against {:.0} s",
         best.order,
         best.source,
         (1.0 - best.sum as f64 / paper.sum as f64) * 100.0,
@@ -203,6 +210,8 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         best.max,
         paper.max,
         best.peak,
-        paper.peak
+        paper.peak,
+        best.time_s,
+        paper.time_s
     ))
 }
