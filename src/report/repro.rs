@@ -64,11 +64,11 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
 /// the paper's?
 fn variable_orders(s: &mut String, orders_tried: &[super::orders::OrderCost]) {
     s.push_str(
-        "## Beyond the paper: variable orders
-
-The paper fixes its variable orders. Commands: `c4bdd orders search` (sifting and random moves, each candidate measured on a count) on small boards, then the rules read off the best orders (`--order rule:FILE`) on larger boards: `c4bdd sweep experiments/orders_transfer.toml`. All orders tried, ranked: plots/orders.md.
-
-",
+        "## Beyond the paper: variable orders\n\nThe paper fixes its variable orders. Commands: `c4bdd orders search` \
+(sifting and random moves, each candidate measured on a count) on small boards, then the rules read off the best \
+orders (`--order rule:FILE`) on larger boards: `c4bdd sweep experiments/orders_transfer.toml` (7x4, 6x5, 5x6) and \
+`experiments/orders_7x6.toml`; the paper's 7x6 count is the figure2 and table1 sweeps'. All orders tried, ranked: \
+plots/orders.md.\n\n",
     );
     for board in [(7, 6), (7, 4), (6, 5), (5, 6)].map(|(w, h)| BoardSize { width: w, height: h }) {
         let line = super::orders::against_paper(orders_tried, board);
