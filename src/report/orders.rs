@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::data::Archive;
+use super::data::{Archive, Run};
 use crate::encoding::EncodingKind;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
@@ -38,12 +38,20 @@ pub struct OrderCost {
     /// Wall time of the count (a search's candidates ran two at a time or
     /// more: their times are of a loaded machine).
     pub time_s: f64,
+    /// Threads of the run's BDD operations (the nodes do not depend on them).
+    pub threads: u64,
 }
 
 /// Every order tried, from the archive's count runs and the searches.
 pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
+    // Runs on any number of threads: their nodes are the same.
+    let counted = |r: &&Run| {
+        r.ok() && r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole && !r.plies.is_empty()
+    };
     let mut all: Vec<OrderCost> = archive
-        .ok_runs(|r| r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole && !r.plies.is_empty())
+        .runs
+        .iter()
+        .filter(counted)
         .map(|r| OrderCost {
             board: r.board(),
             encoding: r.row.encoding,
@@ -53,6 +61,7 @@ pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
             max: r.plies.iter().map(|p| p.bdd_nodes).max().unwrap_or(0),
             peak: r.row.peak_nodes,
             time_s: r.row.time_s,
+            threads: r.row.threads.unwrap_or(1),
         })
         .collect();
     for dir in search_dirs(results) {
@@ -94,6 +103,7 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
         max: r.max_nodes,
         peak: r.peak_nodes,
         time_s: r.time_s,
+        threads: 1,
     };
     let start = rows.iter().find(|r| r.phase == crate::order_search::Phase::Start);
     let mut out: Vec<OrderCost> = start.iter().map(|r| cost(r, id.start.clone())).collect();
@@ -150,7 +160,7 @@ pub fn markdown(tried: &[OrderCost]) -> Option<String> {
 cellwise encoding on a board taller than wide). Sources: count runs of the archive's sweeps, and order searches \
 (`c4bdd orders search`: its start and the cheapest orders it wrote to its folder, best-K.order, which `--order \
 custom:FILE` takes). Time: the count's wall seconds (a search runs its candidates `--jobs` at a time: theirs are \
-of a loaded machine).\n",
+of a loaded machine; a run on more threads says so).\n",
     );
     for ((board, encoding), mut group) in groups {
         group.sort_by(|a, b| (a.sum, &a.order, &a.source).cmp(&(b.sum, &b.order, &b.source)));
@@ -169,14 +179,15 @@ of a loaded machine).\n",
             let ratio = paper.map_or("-".into(), |p| format!("{:+.1}%", (o.sum as f64 / p.sum as f64 - 1.0) * 100.0));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {ratio} | {} | {} | {:.2} |",
+                "| {} | {} | {} | {} | {ratio} | {} | {} | {:.2}{} |",
                 i + 1,
                 o.order,
                 o.source,
                 o.sum,
                 o.max,
                 o.peak,
-                o.time_s
+                o.time_s,
+                if o.threads > 1 { format!(" ({} threads)", o.threads) } else { String::new() }
             );
         }
     }
@@ -201,7 +212,7 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     }
     Some(format!(
         "{} ({}) has {:.1}% fewer nodes summed over the plies than the paper's order on {board} (compressed): {} against \
-{}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s against {:.0} s",
+{}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s on {} thread(s) against {:.0} s on {}",
         best.order,
         best.source,
         (1.0 - best.sum as f64 / paper.sum as f64) * 100.0,
@@ -212,6 +223,8 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         best.peak,
         paper.peak,
         best.time_s,
-        paper.time_s
+        best.threads,
+        paper.time_s,
+        paper.threads
     ))
 }
