@@ -157,9 +157,7 @@ pub struct ReportArgs {
 }
 
 fn parse_board(text: &str) -> std::result::Result<BoardSize, String> {
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(|| format!("'{text}' is not a board like 7x6"))?;
-    let parse = |v: &str| v.trim().parse::<u32>().map_err(|_| format!("'{text}' is not a board like 7x6"));
-    BoardSize::new(parse(w)?, parse(h)?).map_err(|e| e.to_string())
+    text.parse()
 }
 
 #[derive(Args, Debug)]

@@ -67,19 +67,7 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
         jobs: args.jobs as usize,
         node_factor: args.node_factor,
     };
-    let identity = Identity {
-        board: size.to_string(),
-        encoding: args.encoding,
-        pass: args.pass,
-        cost: args.cost,
-        start: args.start.name(),
-        strategy: args.strategy,
-        grouping: args.grouping,
-        seed: args.seed,
-        node_factor: args.node_factor,
-        max_nodes: args.max_nodes,
-    };
-    let (mut dir, stored) = SearchDir::open(&args.out, &identity, &vars)?;
+    let (mut dir, stored) = SearchDir::open(&args.out, &Identity::of(&settings), &vars)?;
     let bar = ProgressBar::new(args.evaluations);
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} orders, {msg}")?);
     let began = std::time::Instant::now();
@@ -88,12 +76,12 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
     progress.bar.finish_and_clear();
     let finished: Vec<&[usize]> =
         outcome.ranked.iter().filter(|(_, e)| e.cost.is_some()).take(args.keep as usize).map(|(l, _)| &l[..]).collect();
-    let (mut rule, _, rule_eval) = outcome.rule;
+    let (mut rule, rule_eval) = outcome.rule;
     let best = &outcome.ranked[0].1;
     rule.about = Some(format!(
         "read off the best order of `c4bdd orders search` on {size} {} ({} of a {}: {})",
         args.encoding.name(),
-        cost_name(args.cost),
+        args.cost.about(),
         args.pass,
         best.cost.map_or("-".into(), group)
     ));
@@ -102,7 +90,7 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
     println!(
         "{size} {}, {} of a {}: {} orders evaluated in {:.1} s",
         args.encoding.name(),
-        cost_name(args.cost),
+        args.cost.about(),
         args.pass,
         outcome.evaluations,
         began.elapsed().as_secs_f64()
@@ -118,13 +106,6 @@ fn line(e: &Evaluation, start: u64) -> String {
     match e.cost {
         Some(c) => format!("{} ({:+.1}%)", group(c), (c as f64 / start as f64 - 1.0) * 100.0),
         None => "node limit".into(),
-    }
-}
-
-fn cost_name(cost: crate::order_search::CostKind) -> &'static str {
-    match cost {
-        crate::order_search::CostKind::Sum => "sum of BDD nodes",
-        crate::order_search::CostKind::Max => "largest ply's BDD nodes",
     }
 }
 

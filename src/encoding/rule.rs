@@ -11,9 +11,9 @@
 //! column's cells in the order of the keys of the rule's nearest column
 //! (interpolated between rows), so a column read top down stays so;
 //! grouped by row, likewise with rows and columns swapped; ungrouped
-//! (`cells`), every cell by its key interpolated bilinearly. Lower keys come first; equal keys go to the
-//! left column, then the lower row; a cell's variables (two in the cellwise
-//! encoding) stay together in slot order.
+//! (`cells`), every cell by its key interpolated bilinearly. Lower keys come
+//! first; equal keys go to the left column, then the lower row; a cell's
+//! variables (two in the cellwise encoding) stay together in slot order.
 //!
 //! [`OrderRule::of_order`] reads a rule off any order of a board: each
 //! cell's key is its (mean) level, and the grouping the first of column,
@@ -138,12 +138,14 @@ impl OrderRule {
                 }
             }
         };
-        let mut cells: Vec<usize> = (0..vars.len()).filter(|&v| vars[v].cell.is_some()).collect();
-        // Stable: a cell's variables keep their slot order.
-        cells.sort_by(|&a, &b| {
-            let (ka, kb) = (key(&vars[a]), key(&vars[b]));
-            ka[0].total_cmp(&kb[0]).then(ka[1].total_cmp(&kb[1])).then(vars[a].cell.cmp(&vars[b].cell))
+        // Each key once; the sort is stable, so a cell's variables keep
+        // their slot order.
+        let mut keyed: Vec<([f64; 2], usize)> =
+            (0..vars.len()).filter(|&v| vars[v].cell.is_some()).map(|v| (key(&vars[v]), v)).collect();
+        keyed.sort_by(|(ka, a), (kb, b)| {
+            ka[0].total_cmp(&kb[0]).then(ka[1].total_cmp(&kb[1])).then(vars[*a].cell.cmp(&vars[*b].cell))
         });
+        let mut cells: Vec<usize> = keyed.into_iter().map(|(_, v)| v).collect();
         if let Some(stm) = vars.iter().position(|v| v.cell.is_none()) {
             let at = (self.stm * (vars.len() - 1) as f64).round() as usize;
             cells.insert(at.min(cells.len()), stm);

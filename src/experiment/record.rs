@@ -373,7 +373,7 @@ pub fn read_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>> {
 }
 
 /// Cut a torn last line (no final newline) from a file, if any.
-fn cut_torn_line(path: &Path) -> Result<()> {
+pub(crate) fn cut_torn_line(path: &Path) -> Result<()> {
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(());
     };

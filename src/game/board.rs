@@ -63,6 +63,19 @@ impl BoardSize {
     }
 }
 
+impl std::str::FromStr for BoardSize {
+    type Err = String;
+
+    /// A board written `WxH` (or `WXH`), e.g. `7x6`; the error is one line
+    /// naming the text or the side out of range.
+    fn from_str(text: &str) -> std::result::Result<BoardSize, String> {
+        let bad = || format!("'{text}' is not a board like 7x6");
+        let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+        let side = |v: &str| v.trim().parse::<u32>().map_err(|_| bad());
+        BoardSize::new(side(w)?, side(h)?).map_err(|e| e.to_string())
+    }
+}
+
 impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}x{}", self.width, self.height)

@@ -23,6 +23,16 @@ pub enum CostKind {
     Max,
 }
 
+impl CostKind {
+    /// What the cost sums up, for a summary line.
+    pub fn about(self) -> &'static str {
+        match self {
+            CostKind::Sum => "sum of BDD nodes",
+            CostKind::Max => "largest ply's BDD nodes",
+        }
+    }
+}
+
 /// One order's measured run. `cost` is `None` when the run reached the node
 /// limit (worse than every finished run); the other figures are then those
 /// of the plies it finished.

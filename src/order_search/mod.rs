@@ -96,8 +96,8 @@ pub struct Outcome {
     pub current: Scored,
     /// The orders evaluated, cheapest first.
     pub ranked: Vec<Scored>,
-    /// The rule read off the best order, and its order and cost on the board.
-    pub rule: (OrderRule, Vec<usize>, Evaluation),
+    /// The rule read off the best order, and its order's cost on the board.
+    pub rule: (OrderRule, Evaluation),
     pub evaluations: usize,
 }
 
@@ -219,16 +219,14 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The rule read off `levels`, and its order's cost on this board
-    /// (evaluated beyond the budget).
-    fn rule_of(&mut self, levels: &[usize]) -> Result<(OrderRule, Vec<usize>, Evaluation)> {
+    /// The rule read off `levels`, and its order's cost on this board: one
+    /// evaluation beyond the search's own (counted before it).
+    fn rule_of(&mut self, levels: &[usize]) -> Result<(OrderRule, Evaluation)> {
         let rule = OrderRule::of_order(levels, &self.eval.vars);
-        let arranged = rule.arrange(&self.eval.vars);
-        self.eval.budget += 1;
-        let candidate = Candidate { levels: arranged.clone(), how: "the rule of the best order".into() };
+        let candidate = Candidate { levels: rule.arrange(&self.eval.vars), how: "the rule of the best order".into() };
+        self.eval.budget = 1;
         self.step(Phase::Rule, std::slice::from_ref(&candidate))?;
-        self.eval.budget = 0;
-        let evaluation = self.eval.known(&arranged).expect("the rule's order was evaluated");
-        Ok((rule, arranged, evaluation))
+        let evaluation = self.eval.known(&candidate.levels).expect("the rule's order was evaluated");
+        Ok((rule, evaluation))
     }
 }

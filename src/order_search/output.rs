@@ -33,6 +33,25 @@ pub struct Identity {
     pub max_nodes: Option<usize>,
 }
 
+impl Identity {
+    /// The identity of a search with these settings.
+    pub fn of(s: &super::SearchSettings) -> Identity {
+        let m = &s.measure;
+        Identity {
+            board: m.size.to_string(),
+            encoding: m.encoding,
+            pass: m.pass,
+            cost: m.cost,
+            start: s.start.name(),
+            strategy: s.strategy,
+            grouping: s.grouping,
+            seed: s.seed,
+            node_factor: s.node_factor,
+            max_nodes: m.max_nodes,
+        }
+    }
+}
+
 /// `search.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SearchMeta {
@@ -106,6 +125,8 @@ impl SearchDir {
             }
         };
         meta.invocations.push((crate::experiment::meta::now_utc(), std::env::args().collect()));
+        // A row torn by a kill is cut, as a sweep's are: that order runs again.
+        crate::experiment::record::cut_torn_line(&csv_path)?;
         let stored = if csv_path.exists() { read_candidates(&csv_path, vars)? } else { Vec::new() };
         let text = serde_json::to_string_pretty(&meta)? + "\n";
         std::fs::write(&meta_path, text).with_context(|| format!("cannot write {}", meta_path.display()))?;
@@ -114,7 +135,9 @@ impl SearchDir {
             .append(true)
             .open(&csv_path)
             .with_context(|| format!("cannot write {}", csv_path.display()))?;
-        let csv = csv::WriterBuilder::new().has_headers(stored.is_empty()).from_writer(file);
+        // The header once, at the top of an empty file.
+        let empty = file.metadata().map_or(true, |m| m.len() == 0);
+        let csv = csv::WriterBuilder::new().has_headers(empty).from_writer(file);
         let rows = stored.len();
         let stored = stored.into_iter().map(|(levels, row)| (levels, evaluation_of(&row))).collect();
         Ok((SearchDir { dir: dir.to_path_buf(), csv, vars: vars.to_vec(), rows }, stored))
@@ -170,17 +193,12 @@ fn evaluation_of(row: &CandidateRow) -> Evaluation {
 
 /// The rows of a `candidates.csv`, with their orders as variable indices.
 pub fn read_candidates(path: &Path, vars: &[StateVar]) -> Result<Vec<(Vec<usize>, CandidateRow)>> {
-    let mut reader = csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut out = Vec::new();
-    for (line, row) in reader.deserialize::<CandidateRow>().enumerate() {
-        let row = row.with_context(|| format!("{}: row {}", path.display(), line + 1))?;
+    let rows: Vec<CandidateRow> = crate::experiment::record::read_rows(path)?;
+    let levels_of = |(line, row): (usize, CandidateRow)| {
         let names = row.order.strip_prefix("levels:").unwrap_or(&row.order);
-        let levels = names
-            .split(',')
-            .map(|n| vars.iter().position(|v| v.name == n))
-            .collect::<Option<Vec<usize>>>()
-            .with_context(|| format!("{}: row {}: an unknown variable", path.display(), line + 1))?;
-        out.push((levels, row));
-    }
-    Ok(out)
+        let levels = names.split(',').map(|n| vars.iter().position(|v| v.name == n)).collect::<Option<Vec<usize>>>();
+        let levels = levels.with_context(|| format!("{}: row {}: an unknown variable", path.display(), line + 2))?;
+        Ok((levels, row))
+    };
+    rows.into_iter().enumerate().map(levels_of).collect()
 }

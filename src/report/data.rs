@@ -95,8 +95,7 @@ impl PartialSolve {
     fn of(source: &Path, key: &str, mut plies: Vec<PlyRow>) -> Option<PartialSolve> {
         let down_to = key.rsplit('/').next()?.strip_prefix("down-to-")?;
         down_to.parse::<u32>().ok()?;
-        let (w, h) = key.split('/').next()?.split_once('x')?;
-        let board = BoardSize::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+        let board: BoardSize = key.split('/').next()?.parse().ok()?;
         plies.sort_by_key(|p| p.ply);
         Some(PartialSolve { source: source.to_path_buf(), board, plies })
     }

@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::data::{Archive, Run};
-use crate::encoding::EncodingKind;
+use crate::encoding::{EncodingKind, OrderSpec};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::order_search::output::{CandidateRow, SearchMeta};
@@ -91,7 +91,8 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
     if id.pass != Pass::Count {
         return Ok(vec![]);
     }
-    let board = parse_board(&id.board).with_context(|| format!("{}: board {}", meta_path.display(), id.board))?;
+    let board: BoardSize =
+        id.board.parse().map_err(|e: String| anyhow::anyhow!("{}: board: {e}", meta_path.display()))?;
     let rows: Vec<CandidateRow> = crate::experiment::record::read_rows(&dir.join("candidates.csv"))?;
     let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
     let cost = |r: &CandidateRow, order: String| OrderCost {
@@ -118,21 +119,17 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
     Ok(out)
 }
 
-/// A board written as `WxH`.
-fn parse_board(text: &str) -> Option<BoardSize> {
-    let (w, h) = text.split_once('x')?;
-    BoardSize::new(w.parse().ok()?, h.parse().ok()?).ok()
-}
-
-/// The name of the order the paper's is on a board (`paper` arranges like
-/// column-wise, or row-wise for the cellwise encoding on a board taller
-/// than wide).
-fn papers_twin(board: BoardSize, encoding: EncodingKind) -> &'static str {
-    if encoding == EncodingKind::Cellwise && board.height > board.width {
-        "row-wise"
-    } else {
-        "column-wise"
-    }
+/// The named order that arranges the variables as the paper's does on a
+/// board (column-wise, or row-wise for the cellwise encoding on a board
+/// taller than wide), if any.
+fn papers_twin(board: BoardSize, encoding: EncodingKind) -> Option<String> {
+    let vars = encoding.build(board).state_vars();
+    let arrange = |o: &OrderSpec| o.arrange(&vars, board, encoding).ok();
+    let paper = arrange(&OrderSpec::PAPER)?;
+    [OrderSpec::COLUMN_WISE, OrderSpec::ROW_WISE]
+        .into_iter()
+        .find(|o| arrange(o).as_ref() == Some(&paper))
+        .map(|o| o.name())
 }
 
 /// The page, when some board has two orders or more.
@@ -165,7 +162,10 @@ of a loaded machine; a run on more threads says so).\n",
     for ((board, encoding), mut group) in groups {
         group.sort_by(|a, b| (a.sum, &a.order, &a.source).cmp(&(b.sum, &b.order, &b.source)));
         let twin = papers_twin(board, encoding);
-        let paper = group.iter().find(|o| o.order == "paper").or_else(|| group.iter().find(|o| o.order == twin));
+        let paper = group
+            .iter()
+            .find(|o| o.order == "paper")
+            .or_else(|| group.iter().find(|o| twin.as_deref() == Some(o.order.as_str())));
         let _ = write!(
             s,
             "\n## {board} {encoding}\n\n{} orders measured.\n\n| rank | order | from | sum of nodes | against the paper's \
@@ -200,7 +200,8 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let on: Vec<&OrderCost> =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).collect();
     let twin = papers_twin(board, EncodingKind::Compressed);
-    let paper = on.iter().filter(|o| o.order == "paper" || o.order == twin).min_by_key(|o| o.sum)?;
+    let paper =
+        on.iter().filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str())).min_by_key(|o| o.sum)?;
     let best = on.iter().min_by(|a, b| (a.sum, &a.order).cmp(&(b.sum, &b.order)))?;
     if best.sum >= paper.sum {
         return Some(format!(
