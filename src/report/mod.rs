@@ -12,6 +12,7 @@ pub mod plots;
 mod projection;
 pub mod settings;
 pub mod tables;
+pub mod threads;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -289,7 +290,7 @@ fn pages(out: &mut Listing, archive: &Archive, results: &Path, orders_tried: &[o
     let pages = [
         (
             "threads.md",
-            tables::threads_markdown(archive),
+            threads::threads_markdown(archive),
             "one thread against several: wall time, speed-up, CPU time, peak RSS",
         ),
         (

@@ -5,10 +5,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::data::{group_by, Archive, Paper, PaperTable2Row, Repetitions, Run};
+use super::data::{Archive, Paper, PaperTable2Row, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::{EncodingKind, OrderSpec};
-use crate::experiment::record::{PlyRow, RunRow};
+use crate::experiment::record::PlyRow;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -262,80 +262,4 @@ on the machine's load when the run was made). Rank 1 = fewest peak nodes; orders
         }
     }
     Some(s)
-}
-
-/// The swept settings a run's key names after its image strategy (e.g.
-/// `gc-cache-clear`), without its threads and repetition; `-` for none. The
-/// key's first six parts are read off the row's own columns, so an order
-/// whose name holds a `/` (`rule:PATH`) is not taken for a setting.
-fn variant(row: &RunRow) -> String {
-    let base = format!(
-        "{}x{}/{}/{}/{}/{}/{}",
-        row.width, row.height, row.encoding, row.order, row.pass, row.terminal, row.image
-    );
-    let rest = row.run.strip_prefix(&base).unwrap_or("");
-    let parts: Vec<&str> =
-        rest.split('/').filter(|p| !p.is_empty() && !p.ends_with("-threads") && !p.starts_with("repeat-")).collect();
-    if parts.is_empty() {
-        "-".into()
-    } else {
-        parts.join("/")
-    }
-}
-
-/// One thread against several: per sweep, every configuration run with more
-/// than one thread count, each speed-up taken within its own sweep (the same
-/// machine, one run at a time) between the medians of the repetitions.
-pub fn threads_markdown(archive: &Archive) -> Option<String> {
-    let groups = group_by(archive.runs.iter().filter(|r| r.ok()), |r| (r.configuration(), variant(&r.row)));
-    let mut s = String::from(
-        "The BDD operations on one thread and on several (`threads` in the spec, `--threads`), per sweep, \
-one run at a time: per configuration (with the settings its sweep varies, e.g. `gc-cache-clear`) the runs \
-on one thread and on more (repetitions, made round after round with `repeats` in the spec), the median wall \
-time of each, the speed-up between the medians, the median CPU time and peak RSS, and whether every ply \
-(positions, BDD nodes, won/drawn/lost) of every run equals the first one-thread run's.\n\n\
-| sweep | board | pass | encoding | order | settings | runs, 1 / threads | 1 thread s | threads | s | speed-up | CPU s | peak RSS MB, 1 / threads | peak nodes | same plies |\n\
-|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
-    );
-    let mut rows = 0;
-    for ((c, variant), runs) in groups {
-        let (one, more): (Vec<&Run>, Vec<&Run>) = runs.iter().partition(|r| r.single_threaded());
-        let Some(first) = one.first() else { continue };
-        let by_threads = group_by(more, |r| r.row.threads.unwrap_or(1));
-        let single = Repetitions::of(&one);
-        for (threads, many) in by_threads {
-            rows += 1;
-            let multi = Repetitions::of(&many);
-            let same = one.iter().chain(&many).all(|r| same_plies(first, r));
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
-                c.source.display(),
-                c.board,
-                c.pass,
-                c.encoding,
-                c.order,
-                single.runs,
-                multi.runs,
-                single.median_s,
-                multi.median_s,
-                single.median_s / multi.median_s.max(1e-9),
-                secs(multi.cpu_s),
-                single.rss_mb,
-                multi.rss_mb,
-                first.row.peak_nodes,
-                if same { "yes" } else { "NO" },
-            );
-        }
-    }
-    (rows > 0).then_some(s)
-}
-
-/// Whether two runs recorded the same plies: positions, BDD nodes and, for
-/// solves, won, drawn, lost and terminal positions.
-fn same_plies(a: &Run, b: &Run) -> bool {
-    let key = |r: &Run| -> Vec<_> {
-        r.plies.iter().map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost, p.terminal)).collect()
-    };
-    !a.plies.is_empty() && key(a) == key(b)
 }
