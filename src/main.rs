@@ -44,6 +44,8 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_INPUT);
         }
     };
+    #[cfg(unix)]
+    c4bdd::bdd::on_allocation_failure(out_of_memory);
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
@@ -60,6 +62,39 @@ fn main() -> ExitCode {
             eprintln!("error: {}", message.replace('\n', " "));
             ExitCode::from(exit_status(&err))
         }
+    }
+}
+
+/// The end of a command whose allocation failed (at the process's
+/// address-space limit, or with the machine's memory used up): one line on
+/// stderr naming the size asked for, and [`EXIT_LIMIT`], as at a node limit.
+/// It runs inside the allocator, so it allocates nothing; a run with a
+/// checkpoint has saved every ply it finished. A sweep's worker installs its
+/// own (`experiment::worker`).
+#[cfg(unix)]
+fn out_of_memory(size: usize) -> ! {
+    let mut digits = [0u8; 20];
+    let (mut i, mut n) = (digits.len(), size);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let parts: [&[u8]; 3] = [
+        b"\nerror: out of memory: an allocation of ",
+        &digits[i..],
+        b" bytes failed (the process's address-space limit or the machine's memory)\n",
+    ];
+    // SAFETY: write(2) of buffers that live on the stack or are static, and
+    // _exit(2): both async-signal-safe, neither allocates.
+    unsafe {
+        for part in parts {
+            libc::write(2, part.as_ptr().cast(), part.len());
+        }
+        libc::_exit(EXIT_LIMIT.into())
     }
 }
 

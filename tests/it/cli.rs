@@ -327,3 +327,39 @@ fn a_run_is_checked_once_whichever_door_it_comes_in_by() {
         assert!(err.ends_with(&message), "{toml}: {err} should end with {message}");
     }
 }
+
+/// A command whose allocation fails (here under an address-space limit too
+/// small for the 6x5 count) ends with one line naming the size and status 3,
+/// as at a node limit; the plies finished before it are in the CSV.
+#[test]
+fn out_of_memory_stops_with_one_line_and_status_3() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("plies.csv");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_c4bdd"));
+    cmd.args(["count", "-W", "6", "-H", "5", "--csv", csv.to_str().unwrap()]);
+    let bytes = 150_000_000;
+    // SAFETY: setrlimit is async-signal-safe; it runs in the child before exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let last = err.lines().rfind(|l| !l.is_empty()).unwrap_or("");
+    assert!(last.starts_with("error: out of memory: an allocation of ") && last.contains(" bytes failed"), "{err}");
+    let states = csv_states(&csv);
+    assert!(!states.is_empty() && states.len() < 31, "some plies finished, not all: {}", states.len());
+    // The finished plies, against positions enumerated one by one (the
+    // first plies of 6x5 are few enough).
+    let mut layer = std::collections::HashSet::from([c4bdd::game::Position::empty(BoardSize::new(6, 5).unwrap())]);
+    for (ply, &count) in states.iter().enumerate().take(9) {
+        assert_eq!(count, layer.len() as u128, "ply {ply} in the CSV is exact");
+        let alive = layer.iter().filter(|p| !p.has_four(p.to_move().other()));
+        layer = alive.flat_map(|p| (0..6).filter(|&c| p.can_play(c)).map(|c| p.play(c))).collect();
+    }
+}
