@@ -185,12 +185,11 @@ fn threads(c: &mut Criterion) {
         let opts = ForwardOptions::default();
         let rules = Transition::build(&mut space, &opts).unwrap();
         let mut states = space.initial().unwrap();
-        let mut next = states;
-        for ply in 0..16 {
-            states = next;
-            space.manager.pin(states);
-            next = step(&mut space, &rules, ply, states).unwrap();
+        for ply in 0..15 {
+            states = step(&mut space, &rules, ply, states).unwrap();
         }
+        space.manager.pin(states);
+        let next = step(&mut space, &rules, 15, states).unwrap();
         let (alive, terminal) = rules.split_terminal(&mut space, 16, next).unwrap();
         let pre = |space: &mut StateSpace, f| rules.preimage(space, 15, f).unwrap();
         let (to_lost, to_draw) = (pre(&mut space, terminal), pre(&mut space, alive));

@@ -47,18 +47,15 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
         let Some(first) = one.first() else { continue };
         let by_threads = group_by(more, |r| r.row.threads.unwrap_or(1));
         let single = Repetitions::of(&one);
+        let (source, board, pass, encoding, order) = (c.source.display(), c.board, c.pass, c.encoding, c.order);
+        let lead = format!("| {source} | {board} | {pass} | {encoding} | {order} | {variant} |");
         for (threads, many) in by_threads {
             rows += 1;
             let multi = Repetitions::of(&many);
             let same = one.iter().chain(&many).all(|r| same_plies(first, r));
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {variant} | {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
-                c.source.display(),
-                c.board,
-                c.pass,
-                c.encoding,
-                c.order,
+                "{lead} {} / {} | {:.2} | {threads} | {:.2} | {:.2}x | {} | {:.0} / {:.0} | {} | {} |",
                 single.runs,
                 multi.runs,
                 single.median_s,
@@ -71,15 +68,7 @@ time of each, the speed-up between the medians, the median CPU time and peak RSS
                 if same { "yes" } else { "NO" },
             );
             if let Some(row) = phase_row(&one, &many) {
-                let _ = writeln!(
-                    phases,
-                    "| {} | {} | {} | {} | {} | {variant} | {threads} | {row} |",
-                    c.source.display(),
-                    c.board,
-                    c.pass,
-                    c.encoding,
-                    c.order
-                );
+                let _ = writeln!(phases, "{lead} {threads} | {row} |");
             }
         }
     }

@@ -333,21 +333,10 @@ fn a_run_is_checked_once_whichever_door_it_comes_in_by() {
 /// as at a node limit; the plies finished before it are in the CSV.
 #[test]
 fn out_of_memory_stops_with_one_line_and_status_3() {
-    use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("plies.csv");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_c4bdd"));
-    cmd.args(["count", "-W", "6", "-H", "5", "--csv", csv.to_str().unwrap()]);
-    let bytes = 150_000_000;
-    // SAFETY: setrlimit is async-signal-safe; it runs in the child before exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
-            libc::setrlimit(libc::RLIMIT_AS, &limit);
-            Ok(())
-        });
-    }
-    let out = cmd.output().unwrap();
+    let args = ["count", "-W", "6", "-H", "5", "--csv", csv.to_str().unwrap()];
+    let out = crate::common::c4bdd_with_limit(&args, libc::RLIMIT_AS, 150_000_000);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     let last = err.lines().rfind(|l| !l.is_empty()).unwrap_or("");

@@ -1,4 +1,5 @@
-//! Helpers shared by the BDD tests: functions given by truth tables.
+//! Helpers shared by the tests: functions given by truth tables, and the
+//! binary run under a resource limit.
 
 use c4bdd::bdd::{Bdd, Config, Manager, Var};
 
@@ -98,4 +99,25 @@ pub fn table2_rows(path: &std::path::Path) -> Vec<[u64; 6]> {
         .collect();
     out.sort();
     out
+}
+
+/// The binary with `args`, under the resource limit `resource` (e.g.
+/// `libc::RLIMIT_AS`, `libc::RLIMIT_FSIZE`) of `bytes`; a write past a file
+/// size limit fails with an error (EFBIG), as on a disk that fills up,
+/// instead of a signal.
+#[cfg(target_os = "linux")]
+pub fn c4bdd_with_limit(args: &[&str], resource: libc::__rlimit_resource_t, bytes: u64) -> std::process::Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"));
+    cmd.args(args);
+    // SAFETY: setrlimit and signal are async-signal-safe; they run in the child before exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            libc::setrlimit(resource, &limit);
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.output().expect("the binary runs")
 }

@@ -519,24 +519,6 @@ fn all_column_orders_expand_per_board_up_to_mirror_image() {
     assert!(err.contains("wide.toml") && err.contains("grid.orders") && err.contains("9x2"), "{err}");
 }
 
-/// The binary with `args`, allowed to write files of at most `bytes` (as on a
-/// disk that fills up: writes beyond it fail with an error, EFBIG).
-fn c4bdd_with_file_limit(args: &[&str], bytes: u64) -> Output {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_c4bdd"));
-    cmd.args(args);
-    // SAFETY: setrlimit and signal are async-signal-safe; they run in the child before exec.
-    unsafe {
-        cmd.pre_exec(move || {
-            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
-            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            Ok(())
-        });
-    }
-    cmd.output().expect("the binary runs")
-}
-
 #[test]
 fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
     let dir = tempfile::tempdir().unwrap();
@@ -546,7 +528,7 @@ fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
     let limit = (std::fs::metadata(reference.join("plies.csv")).unwrap().len() / 3).max(8192);
     let out = dir.path().join("out");
     let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
-    let stopped = c4bdd_with_file_limit(&args, limit);
+    let stopped = crate::common::c4bdd_with_limit(&args, libc::RLIMIT_FSIZE, limit);
     let err = String::from_utf8_lossy(&stopped.stderr);
     assert!(!stopped.status.success(), "the sweep must fail when its files cannot grow");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
