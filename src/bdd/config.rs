@@ -42,6 +42,12 @@ pub struct Config {
     /// stops and runs again with more (`Stats::parallel_reruns`).
     #[serde(default = "parallel_spare")]
     pub parallel_spare: usize,
+    /// Computed-cache entries per entry of the three-way split's table
+    /// (`split3_cache.rs`, 32 bytes an entry): the table holds
+    /// `cache entries / split3_cache_ratio` entries, rounded up to a power
+    /// of two, at least 256.
+    #[serde(default = "split3_cache_ratio")]
+    pub split3_cache_ratio: usize,
 }
 
 /// What a garbage collection does with the computed cache; either way no
@@ -133,6 +139,12 @@ pub fn parallel_spare() -> usize {
     1 << 16
 }
 
+/// The default of [`Config::split3_cache_ratio`] (also for serde): a
+/// sixteenth of the cache's entries, an eighth of its bytes.
+pub fn split3_cache_ratio() -> usize {
+    16
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -146,6 +158,7 @@ impl Default for Config {
             gc_cache: GcCache::default(),
             threads: 1,
             parallel_spare: parallel_spare(),
+            split3_cache_ratio: split3_cache_ratio(),
         }
     }
 }

@@ -42,8 +42,8 @@ mod unique;
 
 pub use cache::Op;
 pub use config::{
-    check_cache_entries, one_thread, Config, GcCache, CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR, CACHE_ENTRIES_RANGE,
-    COUNT_GC_MIN_LIVE, COUNT_MIN_CACHE_ENTRIES, MAX_THREADS,
+    check_cache_entries, one_thread, split3_cache_ratio, Config, GcCache, CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR,
+    CACHE_ENTRIES_RANGE, COUNT_GC_MIN_LIVE, COUNT_MIN_CACHE_ENTRIES, MAX_THREADS,
 };
 pub use huge::{on_failure as on_allocation_failure, HugePageAlloc};
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};

@@ -19,7 +19,6 @@ use super::cache::Op;
 use super::manager::Manager;
 use super::node::Bdd;
 use super::recursor::{Recursor, Seq};
-use super::split3_cache::SPLIT3_CACHE_DIVISOR;
 use super::unique::Full;
 use crate::error::Result;
 
@@ -30,7 +29,7 @@ impl Manager {
     /// `(f ∧ g, f ∧ ¬g ∧ h, f ∧ ¬g ∧ ¬h)` in one traversal (see the module
     /// documentation).
     pub fn split3(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
-        self.split3_cache.fit(self.cache.len() / SPLIT3_CACHE_DIVISOR);
+        self.split3_cache.fit(self.cache.len() / self.config.split3_cache_ratio.max(1));
         let r = match self.threads() {
             1 => split3(Seq::new(self), f.0, g.0, h.0, 0),
             _ => self.parallel(|s| split3(s, f.0, g.0, h.0, 0)),

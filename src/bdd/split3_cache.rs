@@ -2,9 +2,10 @@
 //! atomic words, `(f, g, h, won)` and `(drawn, lost, seq)`, written under a
 //! sequence lock (`seq` odd while a writer holds it): a reader takes an entry
 //! only if `seq` is even and unchanged around its read of the key word, so it
-//! never combines two writes. The table holds a sixteenth as many entries as
-//! the main cache (an eighth of its bytes) and is emptied by every
-//! collection, so no entry names a freed node.
+//! never combines two writes. The table holds a share of the main cache's
+//! entries (`Config::split3_cache_ratio`; a sixteenth by default, an eighth
+//! of its bytes) and is emptied by every collection, so no entry names a
+//! freed node.
 
 use std::sync::atomic::Ordering;
 
@@ -28,11 +29,6 @@ pub(crate) struct Split3Cache {
 }
 
 const SEQ_ONE: u128 = 1 << 64;
-
-/// The main cache's entries per entry of the three-way split's table. The
-/// 6x4 solve takes 9% more three-way steps with a sixteenth than with as
-/// many entries as the main cache: most of its steps are distinct.
-pub(crate) const SPLIT3_CACHE_DIVISOR: usize = 16;
 
 impl Split3Cache {
     /// Hold `len` entries (a power of two, at least 256), emptied if the size changes.

@@ -255,6 +255,7 @@ fn make_row(
         min_cache_entries: Some(config.min_cache_entries as u64),
         model_bytes: Some(crate::bdd::model_bytes(totals.peak_nodes, &config)),
         full_bdd_nodes: if ok { totals.full_bdd_nodes } else { None },
+        split3_cache_ratio: Some(config.split3_cache_ratio as u64),
     }
 }
 

@@ -136,6 +136,10 @@ pub struct RunRow {
     /// Nodes of the BDD of all plies, for a count that built it.
     #[serde(default)]
     pub full_bdd_nodes: Option<u64>,
+    /// Cache entries per entry of the three-way split's table (used by
+    /// solves); empty in archives written before the column existed (16 then).
+    #[serde(default)]
+    pub split3_cache_ratio: Option<u64>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -296,7 +300,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 15] = [
+const ADDED_COLUMNS: [&str; 16] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -312,6 +316,7 @@ const ADDED_COLUMNS: [&str; 15] = [
     "min_cache_entries",
     "model_bytes",
     "full_bdd_nodes",
+    "split3_cache_ratio",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

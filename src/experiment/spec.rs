@@ -24,6 +24,7 @@
 //! max_cache_entries = [4194304, 67108864]  # caps on cache entries (powers of two)
 //! gc_cache = ["keep", "clear"] # what a collection does with the computed cache
 //! min_cache_entries = [256, 4194304]       # floors of the cache (powers of two)
+//! split3_cache_ratio = [1, 16] # cache entries per three-way split table entry
 //! full_bdd = true             # counts also build the BDD of all plies
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
@@ -129,6 +130,10 @@ pub struct Grid {
     /// Floors of the computed cache's entries, as an axis; empty: `[manager]`'s.
     #[serde(default)]
     pub min_cache_entries: Vec<usize>,
+    /// Cache entries per entry of the three-way split's table, as an axis;
+    /// empty: `[manager]`'s.
+    #[serde(default)]
+    pub split3_cache_ratio: Vec<usize>,
     /// Counts also put all plies into one BDD and record its nodes
     /// (`full_bdd_nodes`; not with checkpoints).
     #[serde(default)]
@@ -277,6 +282,7 @@ impl ExperimentSpec {
             max_cache_entries: !g.max_cache_entries.is_empty(),
             gc_cache: !g.gc_cache.is_empty(),
             min_cache_entries: !g.min_cache_entries.is_empty(),
+            split3_cache_ratio: !g.split3_cache_ratio.is_empty(),
         };
         // Each axis multiplies the settings so far, the earlier axes outermost.
         let mut settings = vec![self.manager.clone()];
@@ -285,6 +291,7 @@ impl ExperimentSpec {
         settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
         settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
+        settings = cross(settings, &g.split3_cache_ratio, |m, v| m.split3_cache_ratio = v);
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {
             m.check().map_err(|e| format!("{at}.{e}"))?;

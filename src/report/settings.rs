@@ -1,5 +1,6 @@
 //! Manager settings compared: per sweep and configuration, the runs that
-//! differ only in the computed cache's ratio, cap and floor or the GC policy, each
+//! differ only in the computed cache's ratio, cap and floor, the three-way
+//! split table's ratio or the GC policy, each
 //! setting with the median and range of its repetitions' times (a spec's
 //! `repeats` runs them round after round, so the machine's drift meets every
 //! setting alike).
@@ -10,7 +11,8 @@ use super::data::{group_by, Archive, Repetitions, Run};
 use crate::experiment::record::GcCache;
 
 /// What it varies, as the row records it: cache ratio, cap and floor on
-/// cache entries (0 where the row predates the column), GC growth, what
+/// cache entries (0 where the row predates the column), three-way split
+/// table's ratio (16 where the row predates the column), GC growth, what
 /// collections do with the cache (`keep` where the row predates the column)
 /// and GC threshold.
 #[derive(Clone, Debug, PartialEq, PartialOrd)]
@@ -18,6 +20,7 @@ struct Setting {
     cache_ratio: u64,
     max_cache_entries: u64,
     min_cache_entries: u64,
+    split3_cache_ratio: u64,
     gc_growth: f64,
     gc_cache: GcCache,
     gc_min_live: u64,
@@ -28,6 +31,7 @@ fn setting(r: &Run) -> Setting {
         cache_ratio: r.row.cache_ratio,
         max_cache_entries: r.row.max_cache_entries.unwrap_or(0),
         min_cache_entries: r.row.min_cache_entries.unwrap_or(0),
+        split3_cache_ratio: r.row.split3_cache_ratio.unwrap_or(crate::bdd::split3_cache_ratio() as u64),
         gc_growth: r.row.gc_growth,
         gc_cache: r.row.gc_cache.unwrap_or_default(),
         gc_min_live: r.row.gc_min_live,
@@ -42,12 +46,12 @@ pub fn markdown(archive: &Archive) -> Option<String> {
         "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
 terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry), cap \
 (most entries; - where the run predates the column) or floor (up to which the cache holds four entries a node slot; \
-- where the run predates the column) or the GC policy. Per setting: its runs (repetitions, \
+- where the run predates the column), the three-way split table's ratio (cache entries per entry; solves) or the GC policy. Per setting: its runs (repetitions, \
 made round after round with `repeats` in the spec), the median and range of their wall times, the median \
 peak RSS, peak nodes, and whether every run counted the same positions as the group's first. Compare \
 settings within a row group only: the machine's speed drifts between sweeps.\n\n\
-| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | min cache entries | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
+| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | min cache entries | split3 ratio | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
     );
     let mut rows = 0;
     for ((c, threads), runs) in groups {
@@ -72,13 +76,14 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {floor} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {floor} | {} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
                 c.source.display(),
                 c.board,
                 c.pass,
                 c.encoding,
                 c.order,
                 set.cache_ratio,
+                set.split3_cache_ratio,
                 set.gc_growth,
                 set.gc_cache,
                 m.runs,

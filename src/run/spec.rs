@@ -116,6 +116,10 @@ pub struct ManagerSettings {
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
+    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
+    #[arg(long, default_value_t = Config::default().split3_cache_ratio)]
+    #[serde(default = "crate::bdd::split3_cache_ratio")]
+    pub split3_cache_ratio: usize,
 }
 
 impl Default for ManagerSettings {
@@ -128,6 +132,7 @@ impl Default for ManagerSettings {
             max_cache_entries: c.max_cache_entries,
             min_cache_entries: None,
             gc_cache: c.gc_cache,
+            split3_cache_ratio: c.split3_cache_ratio,
         }
     }
 }
@@ -141,6 +146,9 @@ impl ManagerSettings {
         if !(1..=MAX_CACHE_RATIO).contains(&self.cache_ratio) {
             return Err(format!("cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.cache_ratio));
         }
+        if !(1..=MAX_CACHE_RATIO).contains(&self.split3_cache_ratio) {
+            return Err(format!("split3_cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.split3_cache_ratio));
+        }
         crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("max_cache_entries: {e}"))?;
         match self.min_cache_entries.map(crate::bdd::check_cache_entries) {
             Some(Err(e)) => Err(format!("min_cache_entries: {e}")),
@@ -149,7 +157,8 @@ impl ManagerSettings {
     }
 }
 
-/// Most node slots per computed-cache entry.
+/// Most node slots per computed-cache entry, and most cache entries per
+/// entry of the three-way split's table.
 pub const MAX_CACHE_RATIO: usize = 1024;
 
 /// Which manager settings a run's grid sweeps as axes: those are named in
@@ -164,6 +173,8 @@ pub struct Swept {
     pub gc_cache: bool,
     #[serde(default)]
     pub min_cache_entries: bool,
+    #[serde(default)]
+    pub split3_cache_ratio: bool,
 }
 
 impl Swept {
@@ -216,10 +227,10 @@ pub struct RunSpec {
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/N-threads` when the operations run on N > 1 threads, then
-    /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P` and `/min-cache-E`
-    /// when its grid sweeps the cache ratio, the GC growth factor, the cap on
-    /// cache entries, what collections do with the cache or the cache's
-    /// floor, then `/full-bdd` when a count also builds the BDD of all plies,
+    /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P`, `/min-cache-E` and
+    /// `/split3-cache-S` when its grid sweeps the cache ratio, the GC growth
+    /// factor, the cap on cache entries, what collections do with the cache,
+    /// the cache's floor or the three-way split table's ratio, then `/full-bdd` when a count also builds the BDD of all plies,
     /// `/down-to-K` when a solve stops at ply K, then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
@@ -237,6 +248,9 @@ impl RunSpec {
         }
         if self.swept.min_cache_entries {
             extra += &format!("/min-cache-{}", self.config().min_cache_entries);
+        }
+        if self.swept.split3_cache_ratio {
+            extra += &format!("/split3-cache-{}", self.manager.split3_cache_ratio);
         }
         if self.full_bdd {
             extra += "/full-bdd";
@@ -347,6 +361,7 @@ impl RunSpec {
             max_cache_entries: self.manager.max_cache_entries,
             min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
+            split3_cache_ratio: self.manager.split3_cache_ratio,
             threads: self.threads,
             ..defaults
         }

@@ -467,6 +467,42 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
     }
 }
 
+/// The three-way split table's size is an axis of solves: each ratio is a
+/// run named in its key, recorded in its row, and every ratio solves each
+/// ply alike (the same won, drawn and lost positions and BDD nodes); a bad
+/// ratio names the key.
+#[test]
+fn the_split_table_ratio_is_an_axis_that_changes_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"solve\"]\nsplit3_cache_ratio = [1, 1024]\n";
+    let out = dir.path().join("out");
+    let rows = sweep_rows(dir.path(), "split3_axis", body, &out);
+    let keys: Vec<(&str, Option<u64>)> = rows.iter().map(|r| (r.run.as_str(), r.split3_cache_ratio)).collect();
+    assert_eq!(
+        keys,
+        [
+            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1", Some(1)),
+            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1024", Some(1024)),
+        ]
+    );
+    assert!(rows.iter().all(|r| r.status == Status::Ok && r.value == rows[0].value && r.value.is_some()));
+    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
+    type Solved = (u32, u128, u64, Option<u128>, Option<u128>, Option<u128>);
+    let of = |run: &str| -> Vec<Solved> {
+        plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
+    };
+    assert_eq!(of(&rows[0].run).len(), 21);
+    assert_eq!(of(&rows[0].run), of(&rows[1].run));
+    for (bad, key) in [
+        ("split3_cache_ratio = [0]", "grid.split3_cache_ratio: 0"),
+        ("[manager]\nsplit3_cache_ratio = 2000", "manager.split3_cache_ratio: 2000"),
+    ] {
+        let spec = write_spec(dir.path(), "bad", &format!("[grid]\nboards = [\"4x4\"]\n{bad}\n"));
+        let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+        assert!(err.contains("bad.toml") && err.contains(key), "{err}");
+    }
+}
+
 #[test]
 fn repeats_run_the_list_round_after_round_and_the_report_compares_settings() {
     let dir = tempfile::tempdir().unwrap();
