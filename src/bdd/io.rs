@@ -25,7 +25,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::manager::Manager;
+use super::manager::{run_on, Manager};
 use super::node::{Bdd, Level, Var};
 use super::reach::{self, Rank};
 use crate::error::{Error, Result};
@@ -261,7 +261,8 @@ impl Manager {
         // Room for the file's nodes at once (fewer if some exist already), so
         // that the buckets do not grow, relinking every node, while they load.
         let expected = count.min(room).min(self.table.max_nodes() as u64) as usize;
-        self.table.reserve(expected);
+        let (pool, table) = (self.pool.as_deref(), &mut self.table);
+        run_on(pool, |parallel| table.reserve(expected, parallel));
         // Local index -> (manager node, level); the terminals first.
         let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
         map.reserve(expected);

@@ -327,10 +327,10 @@ impl Manager {
         op: impl Fn(&Shared) -> std::result::Result<T, Full> + Sync,
     ) -> std::result::Result<T, Full> {
         loop {
-            self.table.reserve(self.config.parallel_spare);
             let started = std::time::Instant::now();
-            let live_before = self.table.live();
             let pool = self.pool.take().expect("a pool when threads > 1");
+            pool.install(|| self.table.reserve(self.config.parallel_spare, true));
+            let live_before = self.table.live();
             let threads = pool.current_num_threads();
             let shared = Shared::new(self, threads);
             let r = pool.install(|| op(&shared));

@@ -49,6 +49,18 @@ pub(crate) struct ParallelParts {
     pub bucket_len: usize,
 }
 
+/// The capacity [`NodeTable::reserve`] grows an arena of `len` slots and
+/// `capacity` to, or `None` when it has room for a quarter of its slots more
+/// and for `spare` slots. The arena grows from its capacity (as a full one
+/// does: doubling, then by a quarter), so that once grown it has room for a
+/// quarter more than the slots it then holds and grows again only after its
+/// slots have grown by about a fifth of its capacity: every growth resizes
+/// the buckets and relinks every node.
+pub(crate) fn reserve_target(len: usize, capacity: usize, spare: usize) -> Option<usize> {
+    let wanted = (len / 4).max(spare);
+    (capacity - len < wanted).then(|| grown_capacity(capacity, std::mem::size_of::<Node>()).max(len + wanted))
+}
+
 /// The bucket of hash `h` among `len` buckets: the high half of `h · len`.
 #[inline(always)]
 pub(crate) fn bucket_of(h: u64, len: usize) -> usize {
@@ -140,14 +152,19 @@ impl NodeTable {
 
     /// One bucket per slot of the arena's capacity.
     fn grow_buckets(&mut self) {
-        self.resize_buckets(self.nodes.capacity().max(self.nodes.len()));
+        self.resize_buckets(self.nodes.capacity().max(self.nodes.len()), false);
     }
 
-    /// `len` buckets, every chain rebuilt.
-    fn resize_buckets(&mut self, len: usize) {
+    /// `len` buckets, every chain rebuilt (with `parallel`, on the current
+    /// rayon pool).
+    fn resize_buckets(&mut self, len: usize, parallel: bool) {
         self.buckets = Vec::new();
         self.buckets = vec![NIL; len];
-        self.relink();
+        if parallel {
+            self.relink_parallel();
+        } else {
+            self.relink();
+        }
     }
 
     /// Free every internal slot for which `keep` is false, then rebuild all
@@ -241,16 +258,15 @@ impl NodeTable {
     /// within the node limit) and buckets for every slot of that capacity, so
     /// that neither has to grow while they are added: before a parallel
     /// operation (its threads cannot grow the table) and before a file's nodes
-    /// are loaded (each growth of the buckets relinks every node).
-    pub fn reserve(&mut self, spare: usize) {
-        let len = self.nodes.len();
-        if self.nodes.capacity() - len < (len / 4).max(spare) {
-            let target = grown_capacity(len, std::mem::size_of::<Node>()).max(len + spare);
+    /// are loaded (each growth of the buckets relinks every node; with
+    /// `parallel`, on the current rayon pool).
+    pub fn reserve(&mut self, spare: usize, parallel: bool) {
+        if let Some(target) = reserve_target(self.nodes.len(), self.nodes.capacity(), spare) {
             reserve_total(&mut self.nodes, target.min(self.max_nodes));
         }
         let cap = self.nodes.capacity().min(self.max_nodes);
         if self.buckets.len() < cap {
-            self.resize_buckets(cap);
+            self.resize_buckets(cap, parallel);
         }
     }
 
@@ -291,5 +307,38 @@ impl NodeTable {
     /// Number of free slots.
     pub fn free_count(&self) -> usize {
         self.free.count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reserve_target;
+
+    /// A grown arena has room for a quarter of its slots more and for the
+    /// spare asked for.
+    #[test]
+    fn a_reserve_leaves_a_quarter_and_the_spare() {
+        for (len, capacity, spare) in [(1000, 1000, 16), (1000, 1100, 5000), (306_559_174, 306_559_174, 1 << 16)] {
+            let target = reserve_target(len, capacity, spare).expect("a full arena grows");
+            assert!(target >= capacity && target - len >= (len / 4).max(spare), "{len} {capacity} {spare}: {target}");
+            assert_eq!(reserve_target(len, target, spare), None);
+        }
+    }
+
+    /// An arena whose slots grow a few at a time between parallel operations
+    /// grows (and relinks its buckets) a few dozen times from a thousand slots to a
+    /// billion, in the doubling and in the quarter-growth regime alike, not once for
+    /// every few hundred slots.
+    #[test]
+    fn slots_added_a_few_at_a_time_grow_the_arena_geometrically() {
+        let (mut len, mut capacity, mut growths) = (1000usize, 1000usize, 0);
+        while len < 1_000_000_000 {
+            if let Some(target) = reserve_target(len, capacity, 1 << 16) {
+                capacity = target;
+                growths += 1;
+            }
+            len += 300 + len / 10_000;
+        }
+        assert!(growths <= 70, "{growths} growths");
     }
 }
