@@ -118,7 +118,6 @@ pub struct ManagerSettings {
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     #[arg(long, default_value_t = Config::default().split3_cache_ratio)]
-    #[serde(default = "crate::bdd::split3_cache_ratio")]
     pub split3_cache_ratio: usize,
 }
 
