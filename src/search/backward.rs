@@ -143,10 +143,6 @@ fn solve_on_pool(
         let m = &mut space.manager;
         m.unpin(sets.win);
         m.unpin(states);
-        if let Some(n) = next {
-            m.unpin(n.draw);
-            m.unpin(n.lost);
-        }
         next = Some(sets);
     }
     let lowest = next.expect("the last ply was solved");
@@ -323,6 +319,7 @@ fn classify(
     space.manager.pin(to_lost);
     let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next.draw))?;
     space.manager.pin(to_draw);
+    release_for_split(space, next, phases);
     let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
         let m = &mut s.manager;
         let r = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
@@ -334,4 +331,14 @@ fn classify(
         Ok::<_, Error>(r)
     })?;
     Ok((Solved { win, draw, lost }, None))
+}
+
+/// Release the next ply's sets once both pre-images are built, and collect:
+/// the split's results need room beside the ply's states and the two
+/// pre-images, and the next ply's sets (saved already) and the pre-images'
+/// intermediate nodes are then the largest garbage of the ply.
+fn release_for_split(space: &mut StateSpace, next: Solved, phases: &mut Phases) {
+    space.manager.unpin(next.draw);
+    space.manager.unpin(next.lost);
+    phases.time(space, Phase::Gc, |s| s.manager.gc(&[]));
 }

@@ -167,7 +167,7 @@ fn solve_checkpoints_without_terminal_counts_resume_to_the_same_rows() {
     let (ck, csv) = (dir.path().join("ck"), dir.path().join("resumed.csv"));
     let args = [&board[..], &["--checkpoint", ck.to_str().unwrap(), "--csv", csv.to_str().unwrap()]].concat();
     // The node limit stops the solve inside its retrograde pass.
-    let stopped = c4bdd(&[&args[..], &["--max-nodes", "200000"]].concat());
+    let stopped = c4bdd(&[&args[..], &["--max-nodes", "160000"]].concat());
     assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
     let path = ck.join("solve-checkpoint.json");
     let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
