@@ -147,10 +147,10 @@ fn node_limit_stops_with_status_3_and_keeps_finished_plies() {
 fn solve_at_its_node_limit_keeps_the_finished_plies() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("solve.csv");
-    let out = c4bdd(&["solve", "-W", "4", "-H", "4", "--max-nodes", "20000", "--csv", csv.to_str().unwrap()]);
+    let out = c4bdd(&["solve", "-W", "4", "-H", "4", "--max-nodes", "15000", "--csv", csv.to_str().unwrap()]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(err.contains("node limit") && err.contains("20000") && err.contains("ply"), "{err}");
+    assert!(err.contains("node limit") && err.contains("15000") && err.contains("ply"), "{err}");
     let table = c4bdd::game::explicit::ExplicitSolution::solve(BoardSize::new(4, 4).unwrap()).unwrap().table();
     let rows = crate::common::table2_rows(&csv);
     assert!(!rows.is_empty() && rows.len() < 17, "some plies finished before the limit: {}", rows.len());
