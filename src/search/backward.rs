@@ -89,8 +89,8 @@ pub fn solve_resumable(
 }
 
 /// The sets of one solved ply, from the view of the player to move; `draw`
-/// and `lost` stay pinned while the ply below needs them, `win` only until
-/// it is stored.
+/// and `lost` stay pinned until the ply below has built its pre-images,
+/// `win` only until it is stored.
 #[derive(Clone, Copy)]
 struct Solved {
     win: Bdd,
