@@ -335,8 +335,8 @@ fn classify(
 
 /// Release the next ply's sets once both pre-images are built, and collect:
 /// the split's results need room beside the ply's states and the two
-/// pre-images, and the next ply's sets (saved already) and the pre-images'
-/// intermediate nodes are then the largest garbage of the ply.
+/// pre-images, and the next ply's sets (no longer needed) and the
+/// pre-images' intermediate nodes are then the largest garbage of the ply.
 fn release_for_split(space: &mut StateSpace, next: Solved, phases: &mut Phases) {
     space.manager.unpin(next.draw);
     space.manager.unpin(next.lost);
