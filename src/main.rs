@@ -67,7 +67,8 @@ fn main() -> ExitCode {
 
 /// The end of a command whose allocation failed (at the process's
 /// address-space limit, or with the machine's memory used up): one line on
-/// stderr naming the size asked for, and [`EXIT_LIMIT`], as at a node limit.
+/// stderr naming the phase running (`Phase::current`) and the size asked
+/// for, and [`EXIT_LIMIT`], as at a node limit.
 /// It runs inside the allocator, so it allocates nothing; a run with a
 /// checkpoint has saved every ply it finished. A sweep's worker installs its
 /// own (`experiment::worker`).
@@ -83,8 +84,15 @@ fn out_of_memory(size: usize) -> ! {
             break;
         }
     }
-    let parts: [&[u8]; 3] = [
-        b"\nerror: out of memory: an allocation of ",
+    let (during, phase): (&[u8], &[u8]) = match c4bdd::search::Phase::current() {
+        Some(p) => (b" during ", p.name().as_bytes()),
+        None => (b"", b""),
+    };
+    let parts: [&[u8]; 6] = [
+        b"\nerror: out of memory",
+        during,
+        phase,
+        b": an allocation of ",
         &digits[i..],
         b" bytes failed (the process's address-space limit or the machine's memory)\n",
     ];

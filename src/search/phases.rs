@@ -1,6 +1,7 @@
 //! Where a ply's time goes: its wall time split by phase, each phase without
 //! the garbage collections run inside it (those are counted apart, as `gc_s`).
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -48,12 +49,46 @@ pub enum Phase {
     Split,
 }
 
+impl Phase {
+    /// Every phase.
+    pub const ALL: [Phase; 5] = [Phase::Terminal, Phase::Image, Phase::Count, Phase::Gc, Phase::Split];
+
+    /// What the phase does, as a message names it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Terminal => "splitting off the terminal states",
+            Phase::Image => "an image or pre-image",
+            Phase::Count => "counting (and saving) a ply's sets",
+            Phase::Gc => "a garbage collection",
+            Phase::Split => "the three-way split",
+        }
+    }
+
+    /// The phase that [`Phases::time`] is running now, if any. It reads one
+    /// atomic and allocates nothing, so that the out-of-memory stop, which
+    /// runs inside the allocator, can name the phase.
+    pub fn current() -> Option<Phase> {
+        (CURRENT.load(Ordering::Relaxed) as usize).checked_sub(1).map(|i| Phase::ALL[i])
+    }
+
+    /// Its code in [`CURRENT`].
+    fn code(self) -> u8 {
+        Phase::ALL.iter().position(|&p| p == self).expect("every phase is listed") as u8 + 1
+    }
+}
+
+/// The phase [`Phases::time`] runs now: its index in [`Phase::ALL`] plus one
+/// (0: none). One process runs one pass at a time, so one value serves.
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
 impl Phases {
     /// Run `f` on `space`, adding its wall time, less the collections it ran,
     /// to `phase`, and those collections to `gc_s`.
     pub fn time<T>(&mut self, space: &mut StateSpace, phase: Phase, f: impl FnOnce(&mut StateSpace) -> T) -> T {
         let (start, gc_before) = (Instant::now(), space.manager.gc_time());
+        let outer = CURRENT.swap(phase.code(), Ordering::Relaxed);
         let r = f(space);
+        CURRENT.store(outer, Ordering::Relaxed);
         let gc = (space.manager.gc_time() - gc_before).as_secs_f64();
         let rest = (start.elapsed().as_secs_f64() - gc).max(0.0);
         self.gc_s += gc;

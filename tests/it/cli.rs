@@ -329,8 +329,9 @@ fn a_run_is_checked_once_whichever_door_it_comes_in_by() {
 }
 
 /// A command whose allocation fails (here under an address-space limit too
-/// small for the 6x5 count) ends with one line naming the size and status 3,
-/// as at a node limit; the plies finished before it are in the CSV.
+/// small for the 6x5 count) ends with one line naming the phase and the size,
+/// and status 3, as at a node limit; the plies finished before it are in the
+/// CSV.
 #[test]
 fn out_of_memory_stops_with_one_line_and_status_3() {
     let dir = tempfile::tempdir().unwrap();
@@ -340,7 +341,11 @@ fn out_of_memory_stops_with_one_line_and_status_3() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(3), "{err}");
     let last = err.lines().rfind(|l| !l.is_empty()).unwrap_or("");
-    assert!(last.starts_with("error: out of memory: an allocation of ") && last.contains(" bytes failed"), "{err}");
+    // The line names the phase the allocation failed in.
+    let named = |p: &c4bdd::search::Phase| {
+        last.starts_with(&format!("error: out of memory during {}: an allocation of ", p.name()))
+    };
+    assert!(c4bdd::search::Phase::ALL.iter().any(named) && last.contains(" bytes failed"), "{err}");
     let states = csv_states(&csv);
     assert!(!states.is_empty() && states.len() < 31, "some plies finished, not all: {}", states.len());
     // The finished plies, against positions enumerated one by one (the
