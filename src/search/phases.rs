@@ -78,7 +78,7 @@ impl Phase {
 }
 
 /// The phase [`Phases::time`] runs now: its index in [`Phase::ALL`] plus one
-/// (0: none). One process runs one pass at a time, so one value serves.
+/// (0: none). The binary runs one pass at a time, so one value serves it.
 static CURRENT: AtomicU8 = AtomicU8::new(0);
 
 impl Phases {
