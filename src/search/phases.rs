@@ -50,7 +50,7 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// Every phase.
+    /// Every phase, in the order of declaration (so `ALL[p as usize] == p`).
     pub const ALL: [Phase; 5] = [Phase::Terminal, Phase::Image, Phase::Count, Phase::Gc, Phase::Split];
 
     /// What the phase does, as a message names it.
@@ -73,7 +73,7 @@ impl Phase {
 
     /// Its code in [`CURRENT`].
     fn code(self) -> u8 {
-        Phase::ALL.iter().position(|&p| p == self).expect("every phase is listed") as u8 + 1
+        self as u8 + 1
     }
 }
 
@@ -134,5 +134,17 @@ impl Phases {
             pct(self.gc_s),
             pct(other)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Phase;
+
+    #[test]
+    fn every_phase_is_listed_at_its_own_index() {
+        for (i, &p) in Phase::ALL.iter().enumerate() {
+            assert_eq!(p as usize, i, "{p:?}");
+        }
     }
 }
