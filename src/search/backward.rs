@@ -234,7 +234,7 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
 }
 
 /// Solve ply `i` from its states and the next ply's sets: its record, and its
-/// sets (all three pinned). `store` gets its win and lost while they are counted.
+/// sets (all three pinned). `store` gets its win and lost once they are counted.
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
@@ -242,7 +242,7 @@ fn solve_ply(
     states: Bdd,
     next: Option<Solved>,
     forward: &super::PlyRecord,
-    store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
+    store: &mut impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
 ) -> Result<(SolvePly, Solved)> {
     let ply_start = Instant::now();
     let mut phases = Phases::default();
@@ -258,11 +258,12 @@ fn solve_ply(
     };
     let frame = rules.frame_of(i);
     // One memo for all counts: the plies' sets share most of their nodes.
-    // The stored nodes are those of win and lost, added first. Both only
-    // read the node table, so `store` runs beside the counting.
+    // The stored nodes are those of win and lost, added first. The count runs
+    // before `store`, not beside it, so that its memo (8 or 16 bytes a node)
+    // is freed before the file's index (4 bytes a stored node) is built: the
+    // phase's peak is the larger of the two, not their sum.
     let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
-        let s = &*s;
-        let count = || {
+        let counted = {
             let mut counter = s.manager.counter(s.layout.set(frame));
             counter.add(sets.win);
             counter.add(sets.lost);
@@ -274,11 +275,7 @@ fn solve_ply(
             let counts = [sets.win, sets.lost, sets.draw].map(|f| counter.count(f));
             (nodes, counts, terminal.map(|t| counter.count(t)))
         };
-        let mut save = || store(s, i, sets.win, sets.lost);
-        match s.manager.threads() {
-            1 => (count(), save()),
-            _ => rayon::join(count, save),
-        }
+        (counted, store(s, i, sets.win, sets.lost))
     });
     stored?;
     let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
