@@ -87,7 +87,7 @@ const PHASES: [PhaseOf; 5] = [|p| p.image_s, |p| p.terminal_s, |p| p.split_s, |p
 const PHASES_HEAD: &str = "\nPhase by phase: each phase's seconds summed over the plies of a run (the median of the \
 repetitions), on one thread and on more, and the speed-up between them (`image`: images and pre-images; `terminal`: \
 splitting off the terminal states; `split`: sorting a ply into won, drawn and lost; `count`: counting, and writing \
-a solution's files beside it; `GC`: collections). Only runs that record their phases, and phases that took at least \
+a solution's files; `GC`: collections). Only runs that record their phases, and phases that took at least \
 0.01 s on one thread.\n\n\
 | sweep | board | pass | encoding | order | settings | threads | image | terminal | split | count | GC |\n\
 |---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|\n";

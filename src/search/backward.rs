@@ -34,6 +34,13 @@ use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
 
+/// The live nodes up to which a ply's sets are stored beside their counting
+/// (both only read the node table). Above it the count runs first, so that
+/// its memo (8 or 16 bytes a counted node) is freed before the file's index
+/// (4 bytes a stored node) is built: the phase's peak memory is then the
+/// larger of the two, not their sum, at the cost of the store's time.
+const STORE_BESIDE_MAX_LIVE: usize = 1 << 25;
+
 /// The result of a solve.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveSummary {
@@ -234,7 +241,7 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
 }
 
 /// Solve ply `i` from its states and the next ply's sets: its record, and its
-/// sets (all three pinned). `store` gets its win and lost once they are counted.
+/// sets (all three pinned). `store` gets its win and lost while or after they are counted.
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
@@ -242,7 +249,7 @@ fn solve_ply(
     states: Bdd,
     next: Option<Solved>,
     forward: &super::PlyRecord,
-    store: &mut impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()>,
+    store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
 ) -> Result<(SolvePly, Solved)> {
     let ply_start = Instant::now();
     let mut phases = Phases::default();
@@ -258,12 +265,10 @@ fn solve_ply(
     };
     let frame = rules.frame_of(i);
     // One memo for all counts: the plies' sets share most of their nodes.
-    // The stored nodes are those of win and lost, added first. The count runs
-    // before `store`, not beside it, so that its memo (8 or 16 bytes a node)
-    // is freed before the file's index (4 bytes a stored node) is built: the
-    // phase's peak is the larger of the two, not their sum.
+    // The stored nodes are those of win and lost, added first.
     let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
-        let counted = {
+        let s = &*s;
+        let count = || {
             let mut counter = s.manager.counter(s.layout.set(frame));
             counter.add(sets.win);
             counter.add(sets.lost);
@@ -275,7 +280,12 @@ fn solve_ply(
             let counts = [sets.win, sets.lost, sets.draw].map(|f| counter.count(f));
             (nodes, counts, terminal.map(|t| counter.count(t)))
         };
-        (counted, store(s, i, sets.win, sets.lost))
+        let mut save = || store(s, i, sets.win, sets.lost);
+        if s.manager.threads() > 1 && s.manager.live_nodes() <= STORE_BESIDE_MAX_LIVE {
+            rayon::join(count, save)
+        } else {
+            (count(), save())
+        }
     });
     stored?;
     let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();

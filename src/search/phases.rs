@@ -22,8 +22,8 @@ pub struct Phases {
     /// their parts included.
     pub image_s: f64,
     /// Counting the positions and BDD nodes of the ply's sets. In a solve
-    /// that stores its solution, writing the ply's file too, after the
-    /// counting.
+    /// that stores its solution, writing the ply's file too (beside the
+    /// counting, or after it when the node table is large).
     pub count_s: f64,
     /// Garbage collection.
     pub gc_s: f64,

@@ -80,7 +80,7 @@ pub struct SolvePly {
     pub peak_rss_bytes: Option<u64>,
     /// Where the ply's time went: splitting off its terminal states, the two
     /// pre-images, sorting into won, drawn and lost, counting and storing
-    /// the solution beside it (absent in records written before phases were
+    /// the solution (absent in records written before phases were
     /// kept). The rest is bookkeeping.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phases: Option<Phases>,
