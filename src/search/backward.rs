@@ -36,9 +36,10 @@ use crate::measure;
 
 /// The live nodes up to which a ply's sets are stored beside their counting
 /// (both only read the node table). Above it the count runs first, so that
-/// its memo (8 or 16 bytes a counted node) is freed before the file's index
-/// (4 bytes a stored node) is built: the phase's peak memory is then the
-/// larger of the two, not their sum, at the cost of the store's time.
+/// its memo (12 or 20 bytes a counted node: its count and its place in the
+/// level order) is freed before the file's index (4 bytes a stored node) is
+/// built: the phase's peak memory is then the larger of the two, not their
+/// sum, at the cost of the store's time.
 const STORE_BESIDE_MAX_LIVE: usize = 1 << 25;
 
 /// The result of a solve.
