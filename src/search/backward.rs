@@ -39,8 +39,10 @@ use crate::measure;
 /// its memo (12 or 20 bytes a counted node: its count and its place in the
 /// level order) is freed before the file's index (4 bytes a stored node) is
 /// built: the phase's peak memory is then the larger of the two, not their
-/// sum, at the cost of the store's time.
-const STORE_BESIDE_MAX_LIVE: usize = 1 << 25;
+/// sum, at the cost of the store's time. Side by side costs about 4 bytes
+/// a live node more, a fifth of what the node itself takes; the bound (2.7 GB
+/// of nodes) keeps every board up to 6x5 side by side.
+const STORE_BESIDE_MAX_LIVE: usize = 1 << 27;
 
 /// The result of a solve.
 #[derive(Clone, Debug, Serialize)]
