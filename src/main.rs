@@ -74,36 +74,10 @@ fn main() -> ExitCode {
 /// own (`experiment::worker`).
 #[cfg(unix)]
 fn out_of_memory(size: usize) -> ! {
-    let mut digits = [0u8; 20];
-    let (mut i, mut n) = (digits.len(), size);
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let (during, phase): (&[u8], &[u8]) = match c4bdd::search::Phase::current() {
-        Some(p) => (b" during ", p.name().as_bytes()),
-        None => (b"", b""),
-    };
-    let parts: [&[u8]; 6] = [
-        b"\nerror: out of memory",
-        during,
-        phase,
-        b": an allocation of ",
-        &digits[i..],
-        b" bytes failed (the process's address-space limit or the machine's memory)\n",
-    ];
-    // SAFETY: write(2) of buffers that live on the stack or are static, and
-    // _exit(2): both async-signal-safe, neither allocates.
-    unsafe {
-        for part in parts {
-            libc::write(2, part.as_ptr().cast(), part.len());
-        }
-        libc::_exit(EXIT_LIMIT.into())
-    }
+    let tail = b" bytes failed (the process's address-space limit or the machine's memory)\n";
+    c4bdd::search::write_allocation_failure(2, b"\nerror: out of memory", size, tail);
+    // SAFETY: _exit(2) is async-signal-safe and allocates nothing.
+    unsafe { libc::_exit(EXIT_LIMIT.into()) }
 }
 
 /// Clap's error as one line: its first paragraph (the message, the missing

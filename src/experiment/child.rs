@@ -184,6 +184,7 @@ fn outcome(run: &RunSpec, seen: &Seen, wait_status: i32, stderr: &str) -> (Statu
         Status::Ok => String::new(),
         Status::TimeLimit => format!("killed after {:.0} s", run.limits.time_s.unwrap_or(0.0)),
         Status::MemoryLimit if message.is_empty() => format!("an allocation failed under the memory limit ({limit})"),
+        Status::MemoryLimit => format!("{message} under the memory limit ({limit})"),
         _ if signaled && message.is_empty() => format!("worker killed by signal {}", libc::WTERMSIG(wait_status)),
         _ => message,
     };

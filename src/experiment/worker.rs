@@ -30,14 +30,15 @@ pub enum Line {
 pub const MEMORY_EXIT: i32 = 4;
 
 /// The end of a worker whose allocation failed: one line on stdout (on a
-/// line of its own, whatever another thread was writing) and exit status
-/// [`MEMORY_EXIT`], without allocating (this runs inside the allocator).
-fn memory_stop(_size: usize) -> ! {
-    // SAFETY: write(2) of a static buffer and _exit(2), both async-signal-safe.
-    unsafe {
-        libc::write(1, MEMORY_LINE.as_ptr().cast(), MEMORY_LINE.len());
-        libc::_exit(MEMORY_EXIT)
-    }
+/// line of its own, whatever another thread was writing), one on stderr
+/// naming the phase and the size, and exit status [`MEMORY_EXIT`], without
+/// allocating (this runs inside the allocator).
+fn memory_stop(size: usize) -> ! {
+    // SAFETY: write(2) of a static buffer: async-signal-safe.
+    unsafe { libc::write(1, MEMORY_LINE.as_ptr().cast(), MEMORY_LINE.len()) };
+    crate::search::write_allocation_failure(2, b"\nout of memory", size, b" bytes failed\n");
+    // SAFETY: _exit(2) is async-signal-safe and allocates nothing.
+    unsafe { libc::_exit(MEMORY_EXIT) }
 }
 
 /// [`Line::MemoryLimit`] as JSON, on a line of its own.

@@ -19,6 +19,8 @@ pub use forward::{
     forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
     TerminalStrategy,
 };
+#[cfg(unix)]
+pub use phases::write_allocation_failure;
 pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
 pub use solve_checkpoint::{SolveCheckpoint, SolveResume};

@@ -77,6 +77,34 @@ impl Phase {
     }
 }
 
+/// Write `head`, ` during <phase>` when [`Phase::current`] names one,
+/// `: an allocation of <size>` and `tail` to the file descriptor `fd`. It
+/// allocates nothing, for the handlers of a failed allocation, which run
+/// inside the allocator.
+#[cfg(unix)]
+pub fn write_allocation_failure(fd: i32, head: &[u8], size: usize, tail: &[u8]) {
+    let mut digits = [0u8; 20];
+    let (mut i, mut n) = (digits.len(), size);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let (during, phase): (&[u8], &[u8]) = match Phase::current() {
+        Some(p) => (b" during ", p.name().as_bytes()),
+        None => (b"", b""),
+    };
+    let parts: [&[u8]; 6] = [head, during, phase, b": an allocation of ", &digits[i..], tail];
+    for part in parts {
+        // SAFETY: write(2) of buffers that live on the stack or are static:
+        // async-signal-safe, and it allocates nothing.
+        unsafe { libc::write(fd, part.as_ptr().cast(), part.len()) };
+    }
+}
+
 /// The phase [`Phases::time`] runs now: its index in [`Phase::ALL`] plus one
 /// (0: none). The binary runs one pass at a time, so one value serves it.
 static CURRENT: AtomicU8 = AtomicU8::new(0);

@@ -876,7 +876,7 @@ fn bad_specs_are_refused_before_anything_is_written() {
 }
 
 /// A run whose allocation fails under its memory limit stops cleanly with
-/// the status memory-limit and says so; a worker killed by a signal (here
+/// the status memory-limit and says so, in which phase; a worker killed by a signal (here
 /// kill -9, with a memory limit set) is an error that names the signal.
 #[test]
 fn memory_stops_and_killed_workers_are_told_apart() {
@@ -884,7 +884,12 @@ fn memory_stops_and_killed_workers_are_told_apart() {
     let body = "[grid]\nboards = [\"6x5\", \"3x3\"]\n[limits]\nmemory_bytes = 150e6\n";
     let rows = sweep_rows(dir.path(), "memory", body, &dir.path().join("memory"));
     assert_eq!(rows[0].status, Status::MemoryLimit, "{:?}", rows[0]);
-    assert_eq!(rows[0].message, "an allocation failed under the memory limit (150000000 bytes)");
+    // The message names the phase the allocation failed in, and the limit.
+    let m = &rows[0].message;
+    let named =
+        |p: &c4bdd::search::Phase| m.starts_with(&format!("out of memory during {}: an allocation of ", p.name()));
+    assert!(c4bdd::search::Phase::ALL.iter().any(named), "{m}");
+    assert!(m.ends_with(" bytes failed under the memory limit (150000000 bytes)"), "{m}");
     assert_eq!(rows[1].status, Status::Ok);
 
     let body = "[grid]\nboards = [\"7x5\"]\n[limits]\nmemory_bytes = 20e9\n";
