@@ -342,10 +342,8 @@ fn out_of_memory_stops_with_one_line_and_status_3() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     let last = err.lines().rfind(|l| !l.is_empty()).unwrap_or("");
     // The line names the phase the allocation failed in.
-    let named = |p: &c4bdd::search::Phase| {
-        last.starts_with(&format!("error: out of memory during {}: an allocation of ", p.name()))
-    };
-    assert!(c4bdd::search::Phase::ALL.iter().any(named) && last.contains(" bytes failed"), "{err}");
+    let named = crate::common::names_a_phase(last, "error: out of memory");
+    assert!(named && last.contains(" bytes failed"), "{err}");
     let states = csv_states(&csv);
     assert!(!states.is_empty() && states.len() < 31, "some plies finished, not all: {}", states.len());
     // The finished plies, against positions enumerated one by one (the

@@ -121,3 +121,10 @@ pub fn c4bdd_with_limit(args: &[&str], resource: libc::__rlimit_resource_t, byte
     }
     cmd.output().expect("the binary runs")
 }
+
+/// Whether `line` begins `<head> during <phase>: an allocation of ` for one of
+/// the phases: an out-of-memory stop that names where it happened.
+pub fn names_a_phase(line: &str, head: &str) -> bool {
+    let named = |p: &c4bdd::search::Phase| line.starts_with(&format!("{head} during {}: an allocation of ", p.name()));
+    c4bdd::search::Phase::ALL.iter().any(named)
+}
