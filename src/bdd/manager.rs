@@ -313,6 +313,18 @@ impl Manager {
         self.split3_cache.clear(false);
     }
 
+    /// Give the computed tables' memory back to the system, for a long phase
+    /// that only reads the node table (a model count): the computed cache
+    /// shrinks to its smallest size and the three-way split's table to none.
+    /// Both regrow to their configured sizes when next used (the cache at the
+    /// start of the next operation, or for the quantifiers at their first new
+    /// node; the split's table at the next split); their entries are lost.
+    pub fn release_caches(&mut self) {
+        self.cache = Cache::new(0);
+        self.cache_grow_at = Self::cache_grow_at(&self.config, self.cache.len());
+        self.split3_cache = Default::default();
+    }
+
     /// Time spent in garbage collection so far (as in [`Manager::stats`]).
     pub fn gc_time(&self) -> std::time::Duration {
         self.stats.gc_time

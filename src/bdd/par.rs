@@ -330,6 +330,8 @@ impl Manager {
             let started = std::time::Instant::now();
             let pool = self.pool.take().expect("a pool when threads > 1");
             pool.install(|| self.table.reserve(self.config.parallel_spare, true));
+            // The threads share the cache at the size the arena asks for.
+            self.grow_cache_if_due();
             let live_before = self.table.live();
             let threads = pool.current_num_threads();
             let shared = Shared::new(self, threads);

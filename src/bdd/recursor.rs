@@ -102,9 +102,11 @@ unsafe impl Send for Seq<'_> {}
 unsafe impl Sync for Seq<'_> {}
 
 impl<'a> Seq<'a> {
-    /// The manager as a sequential context, for the duration of `'a`.
+    /// The manager as a sequential context, for the duration of `'a`, with
+    /// its cache at the size the arena asks for.
     #[inline(always)]
     pub(crate) fn new(m: &'a mut Manager) -> Seq<'a> {
+        m.grow_cache_if_due();
         Seq { m, _borrow: PhantomData }
     }
 

@@ -35,13 +35,15 @@ use crate::error::{Error, Result};
 use crate::measure;
 
 /// The live nodes up to which a ply's sets are stored beside their counting
-/// (both only read the node table). Above it the count runs first, so that
-/// its memo (12 or 20 bytes a counted node: its count and its place in the
-/// level order) is freed before the file's index (4 bytes a stored node) is
-/// built: the phase's peak memory is then the larger of the two, not their
-/// sum, at the cost of the store's time. Side by side costs about 4 bytes
-/// a live node more, a fifth of what the node itself takes; the bound (2.7 GB
-/// of nodes) keeps every board up to 6x5 side by side.
+/// (both only read the node table). Above it the computed tables are given
+/// back to the system (they regrow at the next ply's first operation) and
+/// the count runs first, so that its memo (12 or 20 bytes a counted node:
+/// its count and its place in the level order) is freed before the file's
+/// index (4 bytes a stored node) is built: the phase's peak memory is then
+/// the larger of the two, not their sum, at the cost of the store's time.
+/// Side by side costs about 4 bytes a live node more, a fifth of what the
+/// node itself takes; the bound (2.7 GB of nodes) keeps every board up to
+/// 6x5 side by side.
 const STORE_BESIDE_MAX_LIVE: usize = 1 << 27;
 
 /// The result of a solve.
@@ -267,6 +269,10 @@ fn solve_ply(
         (t, _) => t,
     };
     let frame = rules.frame_of(i);
+    let beside = space.manager.threads() > 1 && space.manager.live_nodes() <= STORE_BESIDE_MAX_LIVE;
+    if space.manager.live_nodes() > STORE_BESIDE_MAX_LIVE {
+        space.manager.release_caches();
+    }
     // One memo for all counts: the plies' sets share most of their nodes.
     // The stored nodes are those of win and lost, added first.
     let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
@@ -284,7 +290,7 @@ fn solve_ply(
             (nodes, counts, terminal.map(|t| counter.count(t)))
         };
         let mut save = || store(s, i, sets.win, sets.lost);
-        if s.manager.threads() > 1 && s.manager.live_nodes() <= STORE_BESIDE_MAX_LIVE {
+        if beside {
             rayon::join(count, save)
         } else {
             (count(), save())

@@ -101,6 +101,27 @@ fn parallel_split3_gives_won_drawn_and_lost() {
     }
 }
 
+/// Computed tables given back between operations (as before a large
+/// count) regrow to their size at the next operation, on one thread and on
+/// two, and the operations give the same nodes as before.
+#[test]
+fn released_caches_regrow_and_change_no_result() {
+    for t in [1, 2] {
+        let (mut m, x) = manager(Config { gc_min_live: usize::MAX, initial_nodes: 1 << 8, ..threads(t) });
+        let mut rng = StdRng::seed_from_u64(40 + t as u64);
+        let [(f, _), (g, _), (h, _)] = [0; 3].map(|_| random_formula(&mut rng, &mut m, &x, 9));
+        let split = m.split3(f, g, h).unwrap();
+        let rest = m.diff(f, g).unwrap();
+        let grown = m.stats().cache_entries;
+        m.release_caches();
+        assert!(m.stats().cache_entries < grown, "{t} threads: the cache was given back");
+        assert_eq!(m.split3(f, g, h).unwrap(), split, "{t} threads: the split after the release");
+        assert_eq!(m.diff(f, g).unwrap(), rest, "{t} threads: diff after the release");
+        assert_eq!(m.stats().cache_entries, grown, "{t} threads: the cache regrew");
+        m.check().unwrap();
+    }
+}
+
 /// In-place image and pre-image on two threads equal the sequential ones.
 #[test]
 fn parallel_images_equal_the_sequential_ones() {
