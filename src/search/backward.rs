@@ -269,10 +269,11 @@ fn solve_ply(
         (t, _) => t,
     };
     let frame = rules.frame_of(i);
-    let beside = space.manager.threads() > 1 && space.manager.live_nodes() <= STORE_BESIDE_MAX_LIVE;
-    if space.manager.live_nodes() > STORE_BESIDE_MAX_LIVE {
+    let large = space.manager.live_nodes() > STORE_BESIDE_MAX_LIVE;
+    if large {
         space.manager.release_caches();
     }
+    let beside = space.manager.threads() > 1 && !large;
     // One memo for all counts: the plies' sets share most of their nodes.
     // The stored nodes are those of win and lost, added first.
     let ((nodes, [w, l, d], t), stored) = phases.time(space, Phase::Count, |s| {
