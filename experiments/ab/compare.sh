@@ -34,17 +34,16 @@ mkdir -p "$out"
 } > "$out/meta.txt"
 csv=$out/times.csv
 echo "round,job,binary,wall_s,cpu_s,max_rss_kb,own_s" > "$csv.tmp"
+here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The per-ply columns both binaries must agree on.
 results() {
   local pass=$1 file=$2
-  if [ "$pass" = count ]; then
-    awk -F, 'NR > 1 { print $7, $8, $9 }' "$file"
-  else
-    awk -F, 'NR > 1 { print $3, $4, $5, $6, $8 }' "$file"
-  fi
+  local cols=ply,states,bdd_nodes
+  [ "$pass" = solve ] && cols=ply,won,drawn,lost,terminal
+  awk -F, -v cols="$cols" -f "$here/../columns.awk" "$file"
 }
 
 # run ROUND JOB LABEL BIN: time one run, append its row, keep its results.

@@ -78,7 +78,7 @@ timed() {
 artifact_table() { # the artifact reports the view of the player to move
   awk -F', *' 'NR > 1 { if ($3 % 2 == 0) print $3, $4, $5, $6; else print $3, $6, $5, $4 }' "$1" | sort -n
 }
-c4bdd_table() { awk -F, 'NR > 1 { print $3, $4, $5, $6 }' "$1" | sort -n; }
+c4bdd_table() { awk -F, -v cols=ply,won,drawn,lost -f "$here/../columns.awk" "$1" | sort -n; }
 # The positions of all plies of such a table (printed as an integer).
 table_total() { awk '{ s += $2 + $3 + $4 } END { printf "%.0f\n", s }' "$1"; }
 
