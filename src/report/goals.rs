@@ -1,5 +1,5 @@
-//! The second speed round's goals, read from the archive (the top of
-//! `plots/perf.md`): per goal its target, the figure the archive holds and
+//! The speed goals (docs/performance.md, "Where the goals stand"), read from
+//! the archive for the top of `plots/perf.md`: per goal its target, the figure the archive holds and
 //! where that figure comes from. The ratios come from the latest archive of
 //! each comparison script (programs side by side on one machine), the times
 //! from the fastest finished run of the board, so that rerunning the scripts
@@ -98,7 +98,7 @@ pub fn markdown(archive: &Archive, results: &Path) -> Result<Option<String>> {
         return Ok(None);
     }
     let mut s = String::from(
-        "## The second speed round's goals\n\n\
+        "## The speed goals\n\n\
 Each ratio is read from the latest archive of its comparison script (`experiments/artifact/compare.sh`, \
 `experiments/oxidd/compare.sh`: the programs side by side on one machine, medians of the rounds), each time from \
 the fastest finished run of the board, in a sweep or archived from a single command's `--csv`. docs/performance.md says what limits the goals not met.\n\n\
