@@ -1,4 +1,4 @@
-//! `plots/perf.md`: the speed goals reached (see [`super::goals`]), then the
+//! `plots/perf.md`: the speed goals reached (the `goals` module), then the
 //! speed board set (`experiments/perf.toml`), per sweep and configuration, the
 //! median of its repetitions (a spec's `repeats` runs the whole list round
 //! after round, so the machine's drift meets every configuration alike): the
