@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Deserialize;
 
-use super::data::{median, range, timing_archives};
+use super::data::{archive_name, median, range, timing_archives};
 use crate::experiment::record::read_rows;
 
 /// One timed run of `compare.sh`.
@@ -58,7 +58,7 @@ whether every run of the job found the same number of positions.\n\n\
         }
         let jobs = by_job(&timings);
         let ratio = |a: Option<f64>, this: f64| a.map_or("-".to_string(), |a| format!("{:.1}", a / this));
-        let source = dir.strip_prefix(results).unwrap_or(&dir).display().to_string();
+        let source = archive_name(results, &dir);
         for (&(job, program, threads, order), runs) in &groups {
             let walls: Vec<f64> = runs.iter().map(|t| t.wall_s).collect();
             let wall = median(walls.clone());

@@ -112,16 +112,16 @@ pub struct FullBdd {
     pub positions: u128,
 }
 
-/// Archive directories below `root` (those holding a `runs.csv` or a
-/// `down-to.csv`), sorted.
-fn sweep_dirs(root: &Path) -> Result<Vec<PathBuf>> {
+/// The archive directories `root/<experiment>/<dir>` for which `keep` holds,
+/// sorted.
+pub fn archive_dirs(root: &Path, keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let experiments =
         std::fs::read_dir(root).with_context(|| format!("cannot read results directory {}", root.display()))?;
     for exp in experiments.flatten().filter(|e| e.path().is_dir()) {
-        for run in std::fs::read_dir(exp.path())?.flatten() {
-            if run.path().join("runs.csv").is_file() || run.path().join("down-to.csv").is_file() {
-                out.push(run.path());
+        for dir in std::fs::read_dir(exp.path())?.flatten().map(|d| d.path()) {
+            if keep(&dir) {
+                out.push(dir);
             }
         }
     }
@@ -129,20 +129,38 @@ fn sweep_dirs(root: &Path) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Whether `dir` is a sweep's archive (a `runs.csv`) or a partial solve's (a
+/// `down-to.csv`).
+pub fn is_sweep_dir(dir: &Path) -> bool {
+    dir.join("runs.csv").is_file() || dir.join("down-to.csv").is_file()
+}
+
+/// The per-ply rows of a CSV file, grouped by their run key, each group in
+/// the file's order.
+pub fn plies_by_run(path: &Path) -> Result<BTreeMap<String, Vec<PlyRow>>> {
+    let mut by_run: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
+    for p in read_rows::<PlyRow>(path)? {
+        by_run.entry(p.run.clone()).or_default().push(p);
+    }
+    Ok(by_run)
+}
+
+/// An archive directory's name relative to the results root, as the pages
+/// print it.
+pub fn archive_name(results: &Path, dir: &Path) -> String {
+    dir.strip_prefix(results).unwrap_or(dir).display().to_string()
+}
+
 impl Archive {
     /// Read every sweep directory below `root`; a malformed CSV is an error
     /// naming the file.
     pub fn load(root: &Path) -> Result<Archive> {
         let (mut runs, mut partial_solves) = (Vec::new(), Vec::new());
-        for dir in sweep_dirs(root)? {
+        for dir in archive_dirs(root, is_sweep_dir)? {
             let (runs_path, down_to_path) = (dir.join("runs.csv"), dir.join("down-to.csv"));
             let rows: Vec<RunRow> = if runs_path.exists() { read_rows(&runs_path)? } else { Vec::new() };
             let plies_path = dir.join("plies.csv");
-            let plies: Vec<PlyRow> = if plies_path.exists() { read_rows(&plies_path)? } else { Vec::new() };
-            let mut by_run: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
-            for p in plies {
-                by_run.entry(p.run.clone()).or_default().push(p);
-            }
+            let mut by_run = if plies_path.exists() { plies_by_run(&plies_path)? } else { BTreeMap::new() };
             let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
             for row in rows {
                 let mut plies = by_run.remove(&row.run).unwrap_or_default();
@@ -150,10 +168,7 @@ impl Archive {
                 runs.push(Run { source: source.clone(), row, plies });
             }
             if down_to_path.exists() {
-                let mut by_run: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
-                for p in read_rows::<PlyRow>(&down_to_path)? {
-                    by_run.entry(p.run.clone()).or_default().push(p);
-                }
+                let by_run = plies_by_run(&down_to_path)?;
                 partial_solves.extend(by_run.into_iter().filter_map(|(key, p)| PartialSolve::of(&source, &key, p)));
             }
         }

@@ -12,10 +12,10 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::data::{median, timing_archives, Archive};
+use super::data::{archive_dirs, archive_name, is_sweep_dir, median, plies_by_run, timing_archives, Archive};
 use super::{artifact, oxidd};
 use crate::encoding::EncodingKind;
-use crate::experiment::record::{read_rows, PlyRow};
+use crate::experiment::record::read_rows;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::TerminalStrategy;
@@ -126,39 +126,35 @@ the fastest finished run of the board, in a sweep or archived from a single comm
 /// its median CPU time over c4bdd's on one thread (the faster order).
 fn artifact_solve(results: &Path, board: &str) -> Result<[Option<Reached>; 2]> {
     let job = format!("solve:compressed:{board}");
+    let is_job = |j: &str| j == job || j.strip_prefix(job.as_str()).is_some_and(|rest| rest.starts_with(':'));
     for dir in timing_archives(results, "artifact").iter().rev() {
         let timings: Vec<artifact::Timing> = read_rows(&dir.join("times.csv"))?;
-        let of_job: Vec<_> = timings.iter().filter(|t| t.job == job || t.job.starts_with(&format!("{job}:"))).collect();
-        let median_of = |keep: &dyn Fn(&artifact::Timing) -> bool, time: fn(&artifact::Timing) -> f64| {
-            let xs: Vec<f64> = of_job.iter().filter(|t| keep(t)).map(|t| time(t)).collect();
-            (!xs.is_empty()).then(|| median(xs))
+        let mut by_config: BTreeMap<(&str, u32, &str), Vec<&artifact::Timing>> = BTreeMap::new();
+        for t in timings.iter().filter(|t| is_job(&t.job)) {
+            by_config.entry((&t.program, t.threads, &t.order)).or_default().push(t);
+        }
+        let medians = |runs: &[&artifact::Timing]| {
+            [median(runs.iter().map(|t| t.wall_s).collect()), median(runs.iter().map(|t| t.cpu_s).collect())]
         };
-        let is_artifact = |t: &artifact::Timing| t.program == "artifact";
-        let (Some(a_wall), Some(a_cpu)) = (median_of(&is_artifact, |t| t.wall_s), median_of(&is_artifact, |t| t.cpu_s))
-        else {
+        let artifact_runs: Vec<_> = timings.iter().filter(|t| is_job(&t.job) && t.program == "artifact").collect();
+        if artifact_runs.is_empty() {
             continue;
-        };
-        let mut configs: Vec<(u32, &str)> =
-            of_job.iter().filter(|t| t.program == "c4bdd").map(|t| (t.threads, t.order.as_str())).collect();
-        configs.sort();
-        configs.dedup();
-        let of = |(threads, order): (u32, &str), time: fn(&artifact::Timing) -> f64| {
-            median_of(&|t| t.program == "c4bdd" && t.threads == threads && t.order == order, time)
-        };
-        let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
-        let best = |keep: fn(u32) -> bool, time: fn(&artifact::Timing) -> f64, artifact_s: f64| {
-            let fastest = configs
-                .iter()
-                .filter(|c| keep(c.0))
-                .filter_map(|&c| of(c, time).map(|s| (s, c)))
-                .min_by(|a, b| a.0.total_cmp(&b.0));
-            fastest.map(|(s, (threads, order))| Reached {
-                value: artifact_s / s,
-                detail: format!("artifact {artifact_s:.1} s, c4bdd {s:.1} s on {threads} thread(s), {order}"),
+        }
+        let theirs = medians(&artifact_runs);
+        let source = archive_name(results, dir);
+        // The fastest c4bdd configuration by time `k` (0 wall, 1 CPU) among those `keep` lets in.
+        let best = |k: usize, keep: fn(u32) -> bool| {
+            let ours = by_config.iter().filter(|((program, threads, _), _)| *program == "c4bdd" && keep(*threads));
+            let (s, threads, order) = ours
+                .map(|((_, threads, order), runs)| (medians(runs)[k], *threads, *order))
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            Some(Reached {
+                value: theirs[k] / s,
+                detail: format!("artifact {:.1} s, c4bdd {s:.1} s on {threads} thread(s), {order}", theirs[k]),
                 source: source.clone(),
             })
         };
-        return Ok([best(|_| true, |t| t.wall_s, a_wall), best(|threads| threads == 1, |t| t.cpu_s, a_cpu)]);
+        return Ok([best(0, |_| true), best(1, |threads| threads == 1)]);
     }
     Ok([None, None])
 }
@@ -168,18 +164,11 @@ fn artifact_solve(results: &Path, board: &str) -> Result<[Option<Reached>; 2]> {
 fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
     for dir in timing_archives(results, "oxidd").iter().rev() {
         let timings: Vec<oxidd::Timing> = read_rows(&dir.join("times.csv"))?;
-        let cpu_of = |program: &str, image: &str| {
-            let xs: Vec<f64> = timings
-                .iter()
-                .filter(|t| t.board == board && t.program == program && t.image == image)
-                .map(|t| t.cpu_s)
-                .collect();
-            (!xs.is_empty()).then(|| median(xs))
-        };
+        let groups = oxidd::cpu_by_group(&timings);
+        let cpu_of = |program, image| groups.get(&(board, program, image)).map(|xs| median(xs.clone()));
         if let (Some(o), Some(c)) = (cpu_of("oxidd", "monolithic"), cpu_of("c4bdd", "in-place")) {
-            let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
             let detail = format!("oxidd {o:.2} s, c4bdd {c:.2} s");
-            return Ok(Some(Reached { value: o / c, detail, source }));
+            return Ok(Some(Reached { value: o / c, detail, source: archive_name(results, dir) }));
         }
     }
     Ok(None)
@@ -198,23 +187,24 @@ fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result
                 && row.terminal != TerminalStrategy::Off
                 && r.board().to_string() == board
         })
-        .map(|run| {
-            let reached = |detail| Reached { value: run.row.time_s, detail, source: run.source.display().to_string() };
-            reached(format!(
+        .map(|run| Reached {
+            value: run.row.time_s,
+            detail: format!(
                 "{} thread(s), {} order, peak RSS {:.2} GB",
                 run.row.threads.unwrap_or(1),
                 run.row.order,
                 run.row.peak_rss_bytes as f64 / 1e9
-            ))
+            ),
+            source: run.source.display().to_string(),
         });
-    let prefix = format!("{board}/{}/", EncodingKind::Compressed);
+    // A run key reads board/encoding/order/pass/terminal/...
+    let (encoding, pass, off) =
+        (EncodingKind::Compressed.to_string(), pass.to_string(), TerminalStrategy::Off.to_string());
     let command = command_runs(results)?
         .into_iter()
         .filter(|c| {
             let parts: Vec<&str> = c.key.split('/').collect();
-            c.key.starts_with(&prefix)
-                && parts.get(3) == Some(&pass.to_string().as_str())
-                && parts.get(4) != Some(&TerminalStrategy::Off.to_string().as_str())
+            parts.len() > 4 && parts[0] == board && parts[1] == encoding && parts[3] == pass && parts[4] != off
         })
         .map(|c| Reached {
             value: c.time_s,
@@ -234,42 +224,31 @@ struct CommandRun {
     peak_rss_bytes: u64,
 }
 
-/// The complete runs (every ply of the board present) of the directories
-/// `results/<kind>/<dir>` that hold a `plies.csv` in the per-ply layout of
-/// `--csv` (its header starts with the run key) but no sweep's `runs.csv`
-/// or partial solve's `down-to.csv`.
+/// The complete runs (every ply of the board present) of the archive
+/// directories that hold a `plies.csv` in the per-ply layout of `--csv` (its
+/// header starts with the run key) and are not a sweep's.
 fn command_runs(results: &Path) -> Result<Vec<CommandRun>> {
     let mut out = Vec::new();
-    for kind in std::fs::read_dir(results).into_iter().flatten().flatten() {
-        for dir in std::fs::read_dir(kind.path()).into_iter().flatten().flatten().map(|d| d.path()) {
-            let plies_path = dir.join("plies.csv");
-            if !plies_path.is_file() || dir.join("runs.csv").exists() || dir.join("down-to.csv").exists() {
+    for dir in archive_dirs(results, |d| d.join("plies.csv").is_file() && !is_sweep_dir(d))? {
+        let plies_path = dir.join("plies.csv");
+        // Older commands wrote other per-ply layouts (no run key): not read.
+        let mut header = String::new();
+        std::io::BufReader::new(std::fs::File::open(&plies_path)?).read_line(&mut header)?;
+        if !header.starts_with("run,") {
+            continue;
+        }
+        for (key, plies) in plies_by_run(&plies_path)? {
+            let cells = key.split('/').next().and_then(|b| b.parse::<BoardSize>().ok()).map(|b| b.cells());
+            let distinct: BTreeSet<u32> = plies.iter().map(|p| p.ply).collect();
+            if cells.is_none_or(|c| distinct != (0..=c).collect()) {
                 continue;
             }
-            // Older commands wrote other per-ply layouts (no run key): not read.
-            let mut header = String::new();
-            std::io::BufReader::new(std::fs::File::open(&plies_path)?).read_line(&mut header)?;
-            if !header.starts_with("run,") {
-                continue;
-            }
-            let mut by_key: BTreeMap<String, Vec<PlyRow>> = BTreeMap::new();
-            for p in read_rows::<PlyRow>(&plies_path)? {
-                by_key.entry(p.run.clone()).or_default().push(p);
-            }
-            let source = dir.strip_prefix(results).unwrap_or(&dir).display().to_string();
-            for (key, plies) in by_key {
-                let cells = key.split('/').next().and_then(|b| b.parse::<BoardSize>().ok()).map(|b| b.cells());
-                let distinct: BTreeSet<u32> = plies.iter().map(|p| p.ply).collect();
-                if cells.is_none_or(|c| distinct != (0..=c).collect()) {
-                    continue;
-                }
-                out.push(CommandRun {
-                    source: source.clone(),
-                    key,
-                    time_s: plies.iter().map(|p| p.time_s).sum(),
-                    peak_rss_bytes: plies.iter().filter_map(|p| p.peak_rss_bytes).max().unwrap_or(0),
-                });
-            }
+            out.push(CommandRun {
+                source: archive_name(results, &dir),
+                key,
+                time_s: plies.iter().map(|p| p.time_s).sum(),
+                peak_rss_bytes: plies.iter().filter_map(|p| p.peak_rss_bytes).max().unwrap_or(0),
+            });
         }
     }
     Ok(out)

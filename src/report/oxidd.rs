@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Deserialize;
 
-use super::data::{median, range, timing_archives};
+use super::data::{archive_name, median, range, timing_archives};
 use crate::experiment::record::read_rows;
 
 /// One timed run of `compare.sh`.
@@ -40,11 +40,8 @@ oxidd's median over it (above 1: c4bdd is faster), and whether every run of the 
     let mut rows = 0;
     for dir in &dirs {
         let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
-        let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
-        for t in &timings {
-            groups.entry((&t.board, &t.program, &t.image)).or_default().push(t.cpu_s);
-        }
-        let source = dir.strip_prefix(results).unwrap_or(dir).display().to_string();
+        let groups = cpu_by_group(&timings);
+        let source = archive_name(results, dir);
         for (&(board, program, image), cpu) in &groups {
             let oxidd = groups.get(&(board, "oxidd", "monolithic")).map(|c| median(c.clone()));
             let m = median(cpu.clone());
@@ -62,4 +59,13 @@ oxidd's median over it (above 1: c4bdd is faster), and whether every run of the 
         }
     }
     Ok((rows > 0).then_some(s))
+}
+
+/// The CPU seconds of `timings` by board, program and image, in that order.
+pub fn cpu_by_group(timings: &[Timing]) -> BTreeMap<(&str, &str, &str), Vec<f64>> {
+    let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+    for t in timings {
+        groups.entry((&t.board, &t.program, &t.image)).or_default().push(t.cpu_s);
+    }
+    groups
 }
