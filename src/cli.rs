@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
-use crate::order_search::{CostKind, Grouping, Strategy};
+use crate::order_search::{Bound, CostKind, Grouping, Strategy};
 use crate::run::{Limits, ManagerSettings, Pass, RunSpec};
 use crate::search::{ImageStrategy, TerminalStrategy};
 
@@ -252,6 +252,10 @@ pub struct OrderSearchArgs {
     /// A candidate may use this many times the start's peak live nodes (then it ranks last).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub node_factor: u64,
+    /// Stop a candidate's run once its cost passes the current order's (best: the same decisions
+    /// as full runs, sooner), or run every candidate to the end (off: every cost exact).
+    #[arg(long, value_enum, default_value_t = Bound::Best)]
+    pub bound: Bound,
     /// Most node slots of any run (the start's included).
     #[arg(long)]
     pub max_nodes: Option<usize>,

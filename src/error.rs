@@ -10,6 +10,11 @@ pub enum Error {
     #[error("node limit reached: {live} live nodes, limit {capacity}")]
     NodeLimit { capacity: u64, live: u64 },
 
+    /// A run's cost passed the bound its observer set: an order search's
+    /// candidate that can no longer be the cheapest, stopped after `ply`.
+    #[error("cost {cost} above the bound {bound} at ply {ply}")]
+    CostBound { ply: u32, cost: u64, bound: u64 },
+
     /// The pool of the parallel operations could not be started.
     #[error("cannot start {threads} threads: {reason}")]
     ThreadPool { threads: usize, reason: String },

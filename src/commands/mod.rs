@@ -208,16 +208,17 @@ impl Sink for Console<'_> {
         }
     }
 
-    fn counted(&mut self, r: &PlyRecord) {
+    fn counted(&mut self, r: &PlyRecord) -> crate::Result<()> {
         let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
         if let Some(csv) = self.csv.as_mut() {
             csv.write(PlyRow::counted(&self.key, r));
         }
+        Ok(())
     }
 
-    fn solved(&mut self, p: &SolvePly) {
+    fn solved(&mut self, p: &SolvePly) -> crate::Result<()> {
         println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
         let _ = std::io::stdout().flush();
         // Rows are written as plies are solved (from the last ply down), so
@@ -225,6 +226,7 @@ impl Sink for Console<'_> {
         if let Some(csv) = self.csv.as_mut() {
             csv.write(PlyRow::solved(&self.key, p));
         }
+        Ok(())
     }
 }
 

@@ -66,6 +66,7 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
         seed: args.seed,
         jobs: args.jobs as usize,
         node_factor: args.node_factor,
+        bound: args.bound,
     };
     let (mut dir, stored) = SearchDir::open(&args.out, &Identity::of(&settings), &vars)?;
     let bar = ProgressBar::new(args.evaluations);
@@ -103,9 +104,10 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
 
 /// A cost beside the start's, e.g. `1,234 (-10.0%)`.
 fn line(e: &Evaluation, start: u64) -> String {
-    match e.cost {
-        Some(c) => format!("{} ({:+.1}%)", group(c), (c as f64 / start as f64 - 1.0) * 100.0),
-        None => "node limit".into(),
+    match (e.cost, e.cut_at) {
+        (Some(c), _) => format!("{} ({:+.1}%)", group(c), (c as f64 / start as f64 - 1.0) * 100.0),
+        (None, Some(ply)) => format!("above the best by ply {ply}"),
+        (None, None) => "node limit".into(),
     }
 }
 

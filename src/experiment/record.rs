@@ -300,7 +300,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 16] = [
+const ADDED_COLUMNS: [&str; 17] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -317,6 +317,7 @@ const ADDED_COLUMNS: [&str; 16] = [
     "model_bytes",
     "full_bdd_nodes",
     "split3_cache_ratio",
+    "cut_at",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -68,12 +68,14 @@ impl Lines {
 }
 
 impl Sink for Lines {
-    fn counted(&mut self, ply: &PlyRecord) {
+    fn counted(&mut self, ply: &PlyRecord) -> crate::Result<()> {
         self.send(Line::Ply(*ply));
+        Ok(())
     }
 
-    fn solved(&mut self, ply: &SolvePly) {
+    fn solved(&mut self, ply: &SolvePly) -> crate::Result<()> {
         self.send(Line::Solved(*ply));
+        Ok(())
     }
 }
 

@@ -24,6 +24,14 @@ pub enum CostKind {
 }
 
 impl CostKind {
+    /// The cost of plies of these sizes.
+    pub fn of(self, sizes: &[u64]) -> u64 {
+        match self {
+            CostKind::Sum => sizes.iter().sum(),
+            CostKind::Max => sizes.iter().copied().max().unwrap_or(0),
+        }
+    }
+
     /// What the cost sums up, for a summary line.
     pub fn about(self) -> &'static str {
         match self {
@@ -33,12 +41,16 @@ impl CostKind {
     }
 }
 
-/// One order's measured run. `cost` is `None` when the run reached the node
-/// limit (worse than every finished run); the other figures are then those
-/// of the plies it finished.
+/// One order's measured run. `cost` is `None` when the run stopped early:
+/// at the node limit, or (`cut_at`) once its cost passed the bound it ran
+/// under. Either way it ranks after every finished run, and the other
+/// figures are those of the plies it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
     pub cost: Option<u64>,
+    /// The ply after which the run's cost passed its bound.
+    #[serde(default)]
+    pub cut_at: Option<u32>,
     pub sum_nodes: u64,
     pub max_nodes: u64,
     pub peak_nodes: u64,
@@ -56,42 +68,65 @@ pub struct Measure {
     pub max_nodes: Option<usize>,
 }
 
-/// Collects the plies' sizes of a run.
-#[derive(Default)]
-struct Sizes(Vec<u64>);
+/// Collects the plies' sizes of a run, and stops it once their cost passes
+/// the bound, unless at its last ply (the cost is then known exactly).
+struct Sizes {
+    sizes: Vec<u64>,
+    cost: CostKind,
+    bound: Option<u64>,
+    /// The ply the run ends with: a count's last, a solve's 0.
+    last: u32,
+}
+
+impl Sizes {
+    fn add(&mut self, ply: u32, nodes: u64) -> crate::Result<()> {
+        self.sizes.push(nodes);
+        let cost = self.cost.of(&self.sizes);
+        match self.bound {
+            Some(bound) if cost > bound && ply != self.last => Err(crate::Error::CostBound { ply, cost, bound }),
+            _ => Ok(()),
+        }
+    }
+}
 
 impl Sink for Sizes {
-    fn counted(&mut self, ply: &PlyRecord) {
-        self.0.push(ply.bdd_nodes);
+    fn counted(&mut self, ply: &PlyRecord) -> crate::Result<()> {
+        self.add(ply.ply, ply.bdd_nodes)
     }
 
-    fn solved(&mut self, ply: &SolvePly) {
-        self.0.push(ply.nodes);
+    fn solved(&mut self, ply: &SolvePly) -> crate::Result<()> {
+        self.add(ply.ply, ply.nodes)
     }
 }
 
 impl Measure {
     /// Run the board under the order `levels` (indices of `vars` in level
-    /// order). Errors other than the node limit are errors of the search.
-    pub fn run(&self, vars: &[StateVar], levels: &[usize]) -> anyhow::Result<Evaluation> {
+    /// order), stopped once its cost passes `bound`: a cost above the bound
+    /// is then known, not its value. Errors other than the node limit and the
+    /// bound are errors of the search.
+    pub fn run(&self, vars: &[StateVar], levels: &[usize], bound: Option<u64>) -> anyhow::Result<Evaluation> {
         let names: Vec<&str> = levels.iter().map(|&v| vars[v].name.as_str()).collect();
         let mut spec = RunSpec::new(self.pass, self.size, self.encoding, format!("levels:{}", names.join(",")));
         spec.limits.max_nodes = self.max_nodes;
         let start = Instant::now();
-        let mut sizes = Sizes::default();
-        let (finished, peak_nodes) = match execute(&spec, &mut sizes) {
-            Ok(f) => (true, f.totals.peak_nodes),
-            Err(stopped) if matches!(stopped.error.downcast_ref(), Some(crate::Error::NodeLimit { .. })) => {
-                (false, stopped.reached.peak_nodes)
-            }
-            Err(stopped) => return Err(stopped.error),
+        let last = match self.pass {
+            Pass::Count => self.size.cells(),
+            Pass::Solve => 0,
         };
-        let (sum_nodes, max_nodes) = (sizes.0.iter().sum(), sizes.0.iter().copied().max().unwrap_or(0));
-        let cost = finished.then_some(match self.cost {
-            CostKind::Sum => sum_nodes,
-            CostKind::Max => max_nodes,
-        });
-        Ok(Evaluation { cost, sum_nodes, max_nodes, peak_nodes, time_s: start.elapsed().as_secs_f64() })
+        let mut sizes = Sizes { sizes: Vec::new(), cost: self.cost, bound, last };
+        let (finished, cut_at, peak_nodes) = match execute(&spec, &mut sizes) {
+            Ok(f) => (true, None, f.totals.peak_nodes),
+            Err(stopped) => match stopped.error.downcast_ref() {
+                Some(crate::Error::NodeLimit { .. }) => (false, None, stopped.reached.peak_nodes),
+                Some(crate::Error::CostBound { ply, .. }) => (false, Some(*ply), stopped.reached.peak_nodes),
+                _ => return Err(stopped.error),
+            },
+        };
+        let sizes = &sizes.sizes;
+        let cost = finished.then(|| self.cost.of(sizes));
+        let (sum_nodes, max_nodes) = (CostKind::Sum.of(sizes), CostKind::Max.of(sizes));
+        let time_s = start.elapsed().as_secs_f64();
+        Ok(Evaluation { cost, cut_at, sum_nodes, max_nodes, peak_nodes, time_s })
     }
 }
 
@@ -137,9 +172,10 @@ impl Evaluator {
     }
 
     /// Evaluate the orders of `batch` not seen before in this search, as far
-    /// as the budget allows (in batch order), in parallel: the orders
-    /// evaluated, each once. The others are left to [`Evaluator::known`].
-    pub fn evaluate(&mut self, batch: &[Vec<usize>]) -> anyhow::Result<Vec<Tried>> {
+    /// as the budget allows (in batch order), in parallel, each run stopped
+    /// once its cost passes `bound`: the orders evaluated, each once. The
+    /// others are left to [`Evaluator::known`].
+    pub fn evaluate(&mut self, batch: &[Vec<usize>], bound: Option<u64>) -> anyhow::Result<Vec<Tried>> {
         let mut todo: Vec<&Vec<usize>> = Vec::new();
         for levels in batch {
             if !self.seen.contains_key(levels) && !todo.contains(&levels) && todo.len() < self.budget {
@@ -153,7 +189,7 @@ impl Evaluator {
                 .map(|&levels| {
                     let (evaluation, new) = match stored.get(levels) {
                         Some(e) => (*e, false),
-                        None => (measure.run(vars, levels)?, true),
+                        None => (measure.run(vars, levels, bound)?, true),
                     };
                     Ok(Tried { levels: levels.clone(), evaluation, new })
                 })
@@ -168,7 +204,7 @@ impl Evaluator {
     }
 
     /// Every order seen in this search with its evaluation, cheapest first
-    /// (orders stopped by the node limit last; ties by the order itself).
+    /// (orders stopped early last; ties by the order itself).
     pub fn ranked(&self) -> Vec<(&Vec<usize>, &Evaluation)> {
         let mut all: Vec<_> = self.seen.iter().collect();
         all.sort_by(|a, b| rank(a.1).cmp(&rank(b.1)).then(a.0.cmp(b.0)));

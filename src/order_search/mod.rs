@@ -11,7 +11,11 @@
 //! [`RANDOM_BATCH`] moves of the current order at a time (from a seeded
 //! generator) and takes the cheapest when it is no worse. Candidates run
 //! under a node limit of [`SearchSettings::node_factor`] times the start's
-//! peak, so hopeless orders stop early (they rank last). For a seed and an
+//! peak, so hopeless orders stop early (they rank last); with
+//! [`Bound::Best`] a candidate also stops once its cost passes the current
+//! order's, which every decision would reject (costs only grow ply by ply,
+//! and a candidate is taken only when it costs no more than the current
+//! order): the decisions are those of full runs. For a seed and an
 //! evaluation budget the search is deterministic: every decision depends on
 //! costs alone, never on timing or on the number of threads.
 
@@ -51,10 +55,24 @@ pub enum Strategy {
     Both,
 }
 
+/// When a candidate's run stops before its last ply (beside the node limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bound {
+    /// Once its cost passes the current order's (the cheapest so far): it
+    /// can no longer be taken, and its exact cost stays unknown.
+    Best,
+    /// Never: every candidate's cost is exact (searches written before the
+    /// setting existed ran so).
+    #[default]
+    Off,
+}
+
 /// Where a candidate came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
+    #[default]
     Start,
     Sift,
     Random,
@@ -79,6 +97,7 @@ pub struct SearchSettings {
     pub jobs: usize,
     /// A candidate may use this many times the start's peak live nodes.
     pub node_factor: u64,
+    pub bound: Bound,
 }
 
 /// What the search reports as it goes.
@@ -145,7 +164,7 @@ pub fn search(
 
 /// The start's evaluation (the one order the budget always allows).
 fn first_evaluation(eval: &mut Evaluator, first: &Candidate, observer: &mut dyn Observer) -> Result<Evaluation> {
-    for t in eval.evaluate(std::slice::from_ref(&first.levels))? {
+    for t in eval.evaluate(std::slice::from_ref(&first.levels), None)? {
         observer.tried(Phase::Start, &first.how, &t)?;
     }
     Ok(eval.known(&first.levels).expect("the start was evaluated"))
@@ -157,11 +176,16 @@ impl Run<'_> {
         self.eval.budget == 0 || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Evaluate a batch; report the new orders; the cheapest candidate
-    /// evaluated (now or before), the first of equals.
-    fn step(&mut self, phase: Phase, batch: &[Candidate]) -> Result<(Option<Scored>, usize)> {
+    /// Evaluate a batch (under the bound of the settings, unless `exact`);
+    /// report the new orders; the cheapest candidate evaluated (now or
+    /// before), the first of equals.
+    fn step(&mut self, phase: Phase, batch: &[Candidate], exact: bool) -> Result<(Option<Scored>, usize)> {
         let levels: Vec<Vec<usize>> = batch.iter().map(|c| c.levels.clone()).collect();
-        let tried = self.eval.evaluate(&levels)?;
+        let bound = match self.settings.bound {
+            Bound::Best if !exact => self.current.1.cost,
+            _ => None,
+        };
+        let tried = self.eval.evaluate(&levels, bound)?;
         for t in &tried {
             let how = &batch.iter().find(|c| c.levels == t.levels).expect("a candidate of the batch").how;
             self.observer.tried(phase, how, t)?;
@@ -187,7 +211,7 @@ impl Run<'_> {
                 }
                 let units = moves::units(&self.current.0, &vars, grouping);
                 let Some(i) = units.iter().position(|u| u[0] == first) else { continue };
-                let (best, _) = self.step(Phase::Sift, &moves::sift(&units, i, &vars))?;
+                let (best, _) = self.step(Phase::Sift, &moves::sift(&units, i, &vars), false)?;
                 if let Some(b) = best.filter(|b| cost::rank(&b.1) < cost::rank(&self.current.1)) {
                     self.current = b;
                     improved = true;
@@ -210,7 +234,7 @@ impl Run<'_> {
             let batch: Vec<Candidate> = (0..RANDOM_BATCH)
                 .map(|_| moves::random(&self.current.0, &vars, self.settings.grouping, &mut rng))
                 .collect();
-            let (best, new) = self.step(Phase::Random, &batch)?;
+            let (best, new) = self.step(Phase::Random, &batch, false)?;
             idle = if new == 0 { idle + 1 } else { 0 };
             if let Some(b) = best.filter(|b| cost::rank(&b.1) <= cost::rank(&self.current.1)) {
                 self.current = b;
@@ -220,12 +244,13 @@ impl Run<'_> {
     }
 
     /// The rule read off `levels`, and its order's cost on this board: one
-    /// evaluation beyond the search's own (counted before it).
+    /// evaluation beyond the search's own (counted before it), run to the end
+    /// unless its order was evaluated before.
     fn rule_of(&mut self, levels: &[usize]) -> Result<(OrderRule, Evaluation)> {
         let rule = OrderRule::of_order(levels, &self.eval.vars);
         let candidate = Candidate { levels: rule.arrange(&self.eval.vars), how: "the rule of the best order".into() };
         self.eval.budget = 1;
-        self.step(Phase::Rule, std::slice::from_ref(&candidate))?;
+        self.step(Phase::Rule, std::slice::from_ref(&candidate), true)?;
         let evaluation = self.eval.known(&candidate.levels).expect("the rule's order was evaluated");
         Ok((rule, evaluation))
     }

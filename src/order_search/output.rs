@@ -6,7 +6,6 @@
 //! instead of running them again, so a stopped search resumes.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -15,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{Evaluation, Observer, Phase, Tried};
 use crate::encoding::{EncodingKind, StateVar};
 use crate::experiment::meta::{Machine, Revision};
+use crate::experiment::record::CsvLog;
 use crate::run::Pass;
 
 /// The settings that decide a search's candidates and costs (a folder
@@ -31,6 +31,8 @@ pub struct Identity {
     pub seed: u64,
     pub node_factor: u64,
     pub max_nodes: Option<usize>,
+    #[serde(default)]
+    pub bound: super::Bound,
 }
 
 impl Identity {
@@ -48,7 +50,22 @@ impl Identity {
             seed: s.seed,
             node_factor: s.node_factor,
             max_nodes: m.max_nodes,
+            bound: s.bound,
         }
+    }
+
+    /// The settings in which `other` differs, e.g. `bound off (asked: best)`.
+    pub fn differences(&self, other: &Identity) -> Vec<String> {
+        let (Ok(serde_json::Value::Object(mine)), Ok(serde_json::Value::Object(theirs))) =
+            (serde_json::to_value(self), serde_json::to_value(other))
+        else {
+            return vec![];
+        };
+        let show = |v: Option<&serde_json::Value>| v.map_or("-".to_string(), |v| v.to_string().replace('"', ""));
+        mine.iter()
+            .filter(|(k, v)| theirs.get(*k) != Some(*v))
+            .map(|(k, v)| format!("{k} {} (asked: {})", show(Some(v)), show(theirs.get(k))))
+            .collect()
     }
 }
 
@@ -63,14 +80,18 @@ pub struct SearchMeta {
 }
 
 /// One line of `candidates.csv`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct CandidateRow {
     pub evaluation: usize,
     pub phase: Phase,
     #[serde(rename = "move")]
     pub how: String,
-    /// Empty when the run reached the node limit.
+    /// Empty when the run stopped early: at the node limit, or at `cut_at`.
     pub cost: Option<u64>,
+    /// The ply after which the run's cost passed the current order's (then
+    /// it stopped there); empty when it ran to the end or to the node limit.
+    #[serde(default)]
+    pub cut_at: Option<u32>,
     pub sum_nodes: u64,
     pub max_nodes: u64,
     pub peak_nodes: u64,
@@ -82,7 +103,7 @@ pub struct CandidateRow {
 /// The folder of a search, open for writing.
 pub struct SearchDir {
     pub dir: PathBuf,
-    csv: csv::Writer<File>,
+    csv: CsvLog,
     vars: Vec<StateVar>,
     rows: usize,
 }
@@ -109,10 +130,9 @@ impl SearchDir {
                 serde_json::from_str(&text).with_context(|| format!("{}: not a search", meta_path.display()))?;
             if meta.identity != *identity {
                 bail!(crate::error::InputError(format!(
-                    "--out {}: holds another search ({} from {}); use another folder",
+                    "--out {}: holds a search with other settings ({}); use another folder",
                     dir.display(),
-                    meta.identity.board,
-                    meta.identity.start
+                    meta.identity.differences(identity).join(", ")
                 )));
             }
             meta
@@ -127,17 +147,11 @@ impl SearchDir {
         meta.invocations.push((crate::experiment::meta::now_utc(), std::env::args().collect()));
         // A row torn by a kill is cut, as a sweep's are: that order runs again.
         crate::experiment::record::cut_torn_line(&csv_path)?;
+        // Opened first: a file without the newer columns gets them, empty.
+        let csv = CsvLog::open::<CandidateRow>(&csv_path)?;
         let stored = if csv_path.exists() { read_candidates(&csv_path, vars)? } else { Vec::new() };
         let text = serde_json::to_string_pretty(&meta)? + "\n";
         std::fs::write(&meta_path, text).with_context(|| format!("cannot write {}", meta_path.display()))?;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&csv_path)
-            .with_context(|| format!("cannot write {}", csv_path.display()))?;
-        // The header once, at the top of an empty file.
-        let empty = file.metadata().map_or(true, |m| m.len() == 0);
-        let csv = csv::WriterBuilder::new().has_headers(empty).from_writer(file);
         let rows = stored.len();
         let stored = stored.into_iter().map(|(levels, row)| (levels, evaluation_of(&row))).collect();
         Ok((SearchDir { dir: dir.to_path_buf(), csv, vars: vars.to_vec(), rows }, stored))
@@ -173,22 +187,21 @@ impl Observer for SearchDir {
             phase,
             how: how.to_string(),
             cost: e.cost,
+            cut_at: e.cut_at,
             sum_nodes: e.sum_nodes,
             max_nodes: e.max_nodes,
             peak_nodes: e.peak_nodes,
             time_s: e.time_s,
             order: format!("levels:{}", names.join(",")),
         };
-        self.csv.serialize(row)?;
-        self.csv.flush()?;
-        Ok(())
+        self.csv.append(&row)
     }
 }
 
 /// The evaluation a row records.
 fn evaluation_of(row: &CandidateRow) -> Evaluation {
     let (sum_nodes, max_nodes, peak_nodes) = (row.sum_nodes, row.max_nodes, row.peak_nodes);
-    Evaluation { cost: row.cost, sum_nodes, max_nodes, peak_nodes, time_s: row.time_s }
+    Evaluation { cost: row.cost, cut_at: row.cut_at, sum_nodes, max_nodes, peak_nodes, time_s: row.time_s }
 }
 
 /// The rows of a `candidates.csv`, with their orders as variable indices.

@@ -29,10 +29,16 @@ pub trait Sink: Send {
     /// The run continues from a checkpoint that holds `layers` counted plies
     /// and `solved` solved plies (called before their records are shown).
     fn resumed(&mut self, _layers: usize, _solved: usize) {}
-    /// A counted ply (a count's; resumed plies first).
-    fn counted(&mut self, _ply: &PlyRecord) {}
-    /// A solved ply, from the last ply down (resumed plies first).
-    fn solved(&mut self, _ply: &SolvePly) {}
+    /// A counted ply (a count's; resumed plies first). An error stops the
+    /// run after this ply.
+    fn counted(&mut self, _ply: &PlyRecord) -> crate::Result<()> {
+        Ok(())
+    }
+    /// A solved ply, from the last ply down (resumed plies first). An error
+    /// stops the run after this ply.
+    fn solved(&mut self, _ply: &SolvePly) -> crate::Result<()> {
+        Ok(())
+    }
 }
 
 /// A sink that ignores everything.
@@ -134,14 +140,15 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
     if !records.is_empty() {
         sink.resumed(records.len(), 0);
     }
-    records.iter().for_each(|r| sink.counted(r));
+    records.iter().try_for_each(|r| sink.counted(r))?;
     let earlier: f64 = records.iter().map(|r| r.time_s).sum();
     let mut extra = CountFigures::new(spec, space)?;
     let result = forward_from(space, &rules, resume, false, false, |space, r, states| {
-        sink.counted(r);
+        let shown = sink.counted(r);
         records.push(*r);
         extra.add(space, &rules, r, states)?;
-        checkpoint.as_mut().map_or(Ok(()), |c| c.save(space, &records, states))
+        checkpoint.as_mut().map_or(Ok(()), |c| c.save(space, &records, states))?;
+        shown
     });
     let (summary, _) = result.with_context(|| match records.last() {
         Some(r) => format!("count of board {} stopped at ply {}", spec.size(), r.ply + 1),
@@ -241,7 +248,7 @@ fn solve(
         spec.down_to,
         |p| {
             lowest = Some(p.ply);
-            sink.solved(p);
+            sink.solved(p)
         },
         |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
     );

@@ -71,12 +71,12 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
 }
 
 /// Solve the board. `on_ply` sees each ply when it is solved (from the last
-/// back to ply 0); `store` receives each ply's `win` and `lost` BDDs (view of
+/// back to ply 0) and may stop the pass with an error; `store` receives each ply's `win` and `lost` BDDs (view of
 /// the player to move) while they are alive, e.g. to save them.
 pub fn solve(
     space: &mut StateSpace,
     opts: &ForwardOptions,
-    on_ply: impl FnMut(&SolvePly) + Send,
+    on_ply: impl FnMut(&SolvePly) -> Result<()> + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
     solve_resumable(space, opts, None, None, on_ply, store)
@@ -93,7 +93,7 @@ pub fn solve_resumable(
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
     down_to: Option<u32>,
-    on_ply: impl FnMut(&SolvePly) + Send,
+    on_ply: impl FnMut(&SolvePly) -> Result<()> + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
     assert!(down_to.is_none() || checkpoint.is_some(), "reading the layers back needs a checkpoint");
@@ -116,7 +116,7 @@ fn solve_on_pool(
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
     down_to: Option<u32>,
-    mut on_ply: impl FnMut(&SolvePly),
+    mut on_ply: impl FnMut(&SolvePly) -> Result<()>,
     mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
     if !opts.terminal.can_solve() {
@@ -133,7 +133,7 @@ fn solve_on_pool(
     let (forward, mut layers, records) = forward_layers(space, &rules, &mut resume, &mut ck, down_to.is_none())?;
     let mut plies = Vec::with_capacity(layers.len());
     for p in &resume.solved {
-        on_ply(p);
+        on_ply(p)?;
         plies.push(*p);
     }
     // The ply after the current one (its win is released once it is stored).
@@ -147,11 +147,12 @@ fn solve_on_pool(
             (None, None) => unreachable!("a layer not held is read from the checkpoint"),
         };
         let (record, sets) = solve_ply(space, &rules, i, states, next, &records[i as usize], &mut store)?;
-        on_ply(&record);
+        let shown = on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
             c.save_solved(space, &record, sets.win, sets.lost)?;
         }
+        shown?;
         let m = &mut space.manager;
         m.unpin(sets.win);
         m.unpin(states);

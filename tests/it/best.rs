@@ -14,7 +14,7 @@ fn solution_dir(size: BoardSize) -> tempfile::TempDir {
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
     let summary =
-        solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
+        solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
     writer.finish(&space, &OrderSpec::PAPER, summary.value).unwrap();
     dir
 }

@@ -20,7 +20,7 @@ fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
             &opts,
             Some((&mut ck, resume)),
             None,
-            |_| {},
+            |_| Ok(()),
             |_, _, _, _| Ok(()),
         )
         .unwrap();

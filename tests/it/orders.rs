@@ -1,14 +1,17 @@
 //! Order search and order rules: the cost the search records for an order is
 //! what a plain run under that order gives; sifting never ends worse than it
-//! started; a search repeats with its seed and resumes in its folder; a rule
-//! read off an order on a small board orders a larger one.
+//! started; the bound changes no decision; a search repeats with its seed and
+//! resumes in its folder; a rule read off an order on a small board orders a
+//! larger one.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 use c4bdd::encoding::{EncodingKind, OrderSpec};
 use c4bdd::game::BoardSize;
-use c4bdd::order_search::{search, CostKind, Grouping, Measure, Observer, Phase, SearchSettings, Strategy, Tried};
+use c4bdd::order_search::{
+    search, Bound, CostKind, Evaluation, Grouping, Measure, Observer, Phase, SearchSettings, Strategy, Tried,
+};
 use c4bdd::run::Pass;
 
 fn c4bdd(args: &[&str]) -> Output {
@@ -23,9 +26,10 @@ fn ok(args: &[&str]) -> String {
 
 /// The rows of a search's candidates.csv: (phase, cost, order).
 fn candidates(dir: &Path) -> Vec<(String, String, String)> {
-    let mut reader = csv::Reader::from_path(dir.join("candidates.csv")).unwrap();
-    let rows = reader.records().map(|r| r.unwrap());
-    rows.map(|r| (r[1].to_string(), r[3].to_string(), r[8].to_string())).collect()
+    let rows: Vec<c4bdd::order_search::output::CandidateRow> =
+        c4bdd::experiment::record::read_rows(&dir.join("candidates.csv")).unwrap();
+    let phase = |p: Phase| serde_json::to_value(p).unwrap().as_str().unwrap().to_string();
+    rows.into_iter().map(|r| (phase(r.phase), r.cost.map_or(String::new(), |c| c.to_string()), r.order)).collect()
 }
 
 /// The plies' BDD nodes of a plain run (`count` or `solve`) written to a CSV.
@@ -43,8 +47,8 @@ fn the_cost_of_an_order_is_a_plain_run_under_it() {
     for (pass, cost, board) in [("count", "sum", ["-W", "4", "-H", "4"]), ("solve", "max", ["-W", "4", "-H", "3"])] {
         let out = tmp.path().join(pass);
         let o = out.to_str().unwrap();
-        let args =
-            ["orders", "search", "--pass", pass, "--cost", cost, "--evaluations", "12", "--jobs", "2", "--out", o];
+        let args = ["orders", "search", "--pass", pass, "--cost", cost, "--evaluations", "12", "--jobs", "2"];
+        let args = [&args[..], &["--bound", "off", "--out", o]].concat();
         ok(&[&args[..], &board].concat());
         let rows = candidates(&out);
         assert!(rows.len() == 12 + 1 || rows.len() == 12, "12 evaluations and the rule: {}", rows.len());
@@ -75,17 +79,70 @@ fn settings(start: OrderSpec, strategy: Strategy, grouping: Grouping, evaluation
     let size = BoardSize::new(4, 4).unwrap();
     let measure =
         Measure { size, encoding: EncodingKind::Compressed, pass: Pass::Count, cost: CostKind::Sum, max_nodes: None };
-    SearchSettings { measure, start, strategy, grouping, evaluations, time: None, seed: 5, jobs: 2, node_factor: 4 }
+    let (time, seed, jobs, node_factor, bound) = (None, 5, 2, 4, Bound::Off);
+    SearchSettings { measure, start, strategy, grouping, evaluations, time, seed, jobs, node_factor, bound }
+}
+
+/// An observer that keeps every order tried.
+#[derive(Default)]
+struct Kept(Vec<Tried>);
+
+impl Observer for Kept {
+    fn tried(&mut self, _: Phase, _: &str, tried: &Tried) -> anyhow::Result<()> {
+        self.0.push(tried.clone());
+        Ok(())
+    }
+}
+
+/// The bound stops candidates that can no longer be taken and changes no
+/// decision: the same candidates in the same order, the finished ones at the
+/// same cost, the same best and current orders; each stopped candidate had
+/// passed the best cost before its last ply, and its full run costs more.
+#[test]
+fn a_bound_stops_hopeless_candidates_and_changes_no_decision() {
+    let kinds = [(Pass::Count, CostKind::Sum, 16), (Pass::Solve, CostKind::Max, 0)];
+    for ((pass, cost, last), strategy) in kinds.into_iter().flat_map(|k| [(k, Strategy::Sift), (k, Strategy::Random)]) {
+        let run = |bound: Bound| {
+            let mut s = SearchSettings { bound, ..settings(OrderSpec::COLUMN_WISE, strategy, Grouping::Keep, 60) };
+            (s.measure.pass, s.measure.cost) = (pass, cost);
+            let mut kept = Kept::default();
+            let outcome = search(&s, Default::default(), &mut kept).unwrap();
+            (kept.0, outcome)
+        };
+        let ((exact, full), (bounded, cut)) = (run(Bound::Off), run(Bound::Best));
+        let case = format!("{pass} {cost:?} {strategy:?}");
+        let orders = |t: &[Tried]| t.iter().map(|t| t.levels.clone()).collect::<Vec<_>>();
+        assert_eq!(orders(&bounded), orders(&exact), "{case}: the same candidates");
+        assert_eq!((&cut.ranked[0].0, cut.ranked[0].1.cost), (&full.ranked[0].0, full.ranked[0].1.cost));
+        assert_eq!((&cut.current.0, cut.current.1.cost), (&full.current.0, full.current.1.cost));
+        let best = full.ranked[0].1.cost.unwrap();
+        let so_far = |e: &Evaluation| if cost == CostKind::Sum { e.sum_nodes } else { e.max_nodes };
+        let mut stopped = 0;
+        for (e, b) in exact.iter().map(|t| t.evaluation).zip(bounded.iter().map(|t| t.evaluation)) {
+            match (b.cost, b.cut_at) {
+                (Some(c), _) => assert_eq!(Some(c), e.cost, "{case}"),
+                (None, Some(ply)) => {
+                    stopped += 1;
+                    assert!(ply != last, "{case}: stopped before its last ply");
+                    assert!(best < so_far(&b) && so_far(&b) <= e.cost.unwrap(), "{case}: {b:?} {e:?}");
+                }
+                (None, None) => assert_eq!(e.cost, None, "{case}: the node limit stops both"),
+            }
+        }
+        assert!(stopped > 0, "{case}: the bound stopped some candidate");
+    }
 }
 
 #[test]
 fn sifting_never_ends_worse_than_it_started() {
     for start in [OrderSpec::ROW_WISE, OrderSpec::COLUMN_WISE, OrderSpec::CENTER_OUT] {
-        for grouping in [Grouping::Keep, Grouping::Break] {
-            let s = settings(start.clone(), Strategy::Sift, grouping, 150);
+        for (grouping, bound) in
+            [(Grouping::Keep, Bound::Off), (Grouping::Break, Bound::Off), (Grouping::Break, Bound::Best)]
+        {
+            let s = SearchSettings { bound, ..settings(start.clone(), Strategy::Sift, grouping, 150) };
             let outcome = search(&s, Default::default(), &mut Quiet).unwrap();
             let (start_cost, end) = (outcome.start.1.cost.unwrap(), outcome.current.1.cost.unwrap());
-            assert!(end <= start_cost, "{} {grouping:?}: {end} > {start_cost}", start.name());
+            assert!(end <= start_cost, "{} {grouping:?} {bound:?}: {end} > {start_cost}", start.name());
             assert_eq!(Some(end), outcome.ranked[0].1.cost, "sifting ends at the cheapest order it saw");
             assert!(outcome.evaluations <= 150);
         }
@@ -126,7 +183,7 @@ fn a_search_repeats_with_its_seed_and_resumes_in_its_folder() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("holds another search"), "{err}");
+    assert!(err.contains("holds a search with other settings (") && err.contains("seed 9 (asked: 1)"), "{err}");
 }
 
 #[test]
@@ -183,10 +240,54 @@ fn the_orders_page_ranks_searched_orders_beside_the_papers() {
     ok(&["report", "--results", r, "--plots", p, "--repro", m]);
     let page = std::fs::read_to_string(plots.join("orders.md")).unwrap();
     let rows = candidates(&dir);
-    let cheapest = rows.iter().filter(|r| r.0 != "rule").map(|r| r.1.parse::<u64>().unwrap()).min().unwrap();
+    let cheapest = rows.iter().filter(|r| r.0 != "rule").filter_map(|r| r.1.parse::<u64>().ok()).min().unwrap();
     let start: u64 = rows[0].1.parse().unwrap();
     let ratio = format!("{:+.1}%", (cheapest as f64 / start as f64 - 1.0) * 100.0);
     let source = "order_search/an-archive/4x4";
     assert!(page.contains(&format!("| 1 | best-1.order | {source} | {cheapest} | {ratio} |")), "{page}");
     assert!(page.contains(&format!("| paper | {source} | {start} | +0.0% |")), "{page}");
+}
+
+/// A folder whose search.json has no bound and whose candidates.csv has no
+/// cut_at column is a search that ran every candidate to the end: it resumes
+/// with `--bound off` (the column added, empty) and is refused with the
+/// default bound, which the message names.
+#[test]
+fn a_folder_without_the_bound_resumes_as_a_search_without_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("s");
+    let o = out.to_str().unwrap();
+    let search = |evaluations: &str, bound: &str| {
+        let args = ["orders", "search", "-W", "4", "-H", "3", "--strategy", "random", "--bound", bound];
+        c4bdd(&[&args[..], &["--evaluations", evaluations, "--out", o]].concat())
+    };
+    assert!(search("6", "off").status.success());
+    let first = candidates(&out);
+    let mut meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("search.json")).unwrap()).unwrap();
+    assert_eq!(meta["identity"].as_object_mut().unwrap().remove("bound"), Some("off".into()));
+    std::fs::write(out.join("search.json"), meta.to_string()).unwrap();
+    let table = std::fs::read_to_string(out.join("candidates.csv")).unwrap();
+    let without_cut_at: String = table
+        .lines()
+        .map(|line| {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields.remove(4);
+            fields.join(",") + "\n"
+        })
+        .collect();
+    assert!(table.lines().next().unwrap().split(',').nth(4) == Some("cut_at"));
+    std::fs::write(out.join("candidates.csv"), without_cut_at).unwrap();
+    let refused = search("9", "best");
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("bound off (asked: best)"), "{err}");
+    assert!(search("9", "off").status.success());
+    let resumed = candidates(&out);
+    let header = std::fs::read_to_string(out.join("candidates.csv")).unwrap().lines().next().unwrap().to_string();
+    assert!(header.split(',').nth(4) == Some("cut_at"), "{header}");
+    let searched =
+        |rows: &[(String, String, String)]| rows.iter().filter(|r| r.0 != "rule").cloned().collect::<Vec<_>>();
+    assert_eq!(searched(&resumed)[..6], searched(&first)[..], "the first six read back");
+    assert_eq!(searched(&resumed).len(), 9);
 }

@@ -182,7 +182,7 @@ fn parallel_solves_match_the_explicit_solver() {
             let mut nodes = Vec::new();
             for t in [1, 2] {
                 let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, threads(t)).unwrap();
-                let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
+                let summary = solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |_, _, _, _| Ok(())).unwrap();
                 space.manager.check().unwrap();
                 let got: Vec<(u64, u64, u64, u64, u64)> = summary
                     .plies
@@ -213,7 +213,10 @@ fn passes_run_on_the_pool_when_there_is_one() {
         solve(
             &mut space,
             &ForwardOptions::default(),
-            |_| solved.push(rayon::current_thread_index()),
+            |_| {
+                solved.push(rayon::current_thread_index());
+                Ok(())
+            },
             |_, _, _, _| {
                 stored.push(rayon::current_thread_index());
                 Ok(())

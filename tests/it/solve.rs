@@ -10,7 +10,7 @@ use c4bdd::search::{
 
 fn bdd_solve(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> (Vec<SolvePly>, Value) {
     let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
-    let summary = solve(&mut space, &opts, |_| {}, |_, _, _, _| Ok(())).unwrap();
+    let summary = solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap();
     space.manager.check().unwrap();
     assert_eq!(space.manager.gc(&[]).live_after, 0, "solve leaves nothing pinned");
     (summary.plies, summary.value.expect("a whole solve has a value"))
@@ -73,7 +73,7 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
     }
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let off = ForwardOptions { terminal: TerminalStrategy::Off, ..Default::default() };
-    assert!(solve(&mut space, &off, |_| {}, |_, _, _, _| Ok(())).is_err(), "solving needs termination");
+    assert!(solve(&mut space, &off, |_| Ok(()), |_, _, _, _| Ok(())).is_err(), "solving needs termination");
 }
 
 /// Each ply's time split by phase: every phase fits in the ply's time, the
@@ -87,7 +87,7 @@ fn phases_fit_in_each_plys_time_and_add_up() {
     // A small collection threshold, so that collections happen inside plies.
     let config = Config { gc_min_live: 1 << 12, ..Config::default() };
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
-    let summary = solve(&mut space, &ForwardOptions::default(), |_| {}, |_, _, _, _| Ok(())).unwrap();
+    let summary = solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |_, _, _, _| Ok(())).unwrap();
     let forward: Vec<_> = summary.forward.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
     let retrograde: Vec<_> = summary.plies.iter().map(|p| (p.ply, p.time_s, p.phases.unwrap())).collect();
     for (pass, plies) in [("forward", &forward), ("retrograde", &retrograde)] {
@@ -136,7 +136,7 @@ fn saved_solution_with(kind: EncodingKind, size: BoardSize, order: &OrderSpec, c
     let mut space = StateSpace::new(kind, size, order, config).unwrap();
     let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
     let summary =
-        solve(&mut space, &ForwardOptions::default(), |_| {}, |s, ply, win, lost| writer.store(s, ply, win, lost))
+        solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, win, lost| writer.store(s, ply, win, lost))
             .unwrap();
     writer.finish(&space, order, summary.value).unwrap();
     dir
