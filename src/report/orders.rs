@@ -195,8 +195,27 @@ of a loaded machine; a run on more threads says so).\n",
 }
 
 /// One line for paper-repro.md: the cheapest order against the paper's on
-/// `board` (compressed), or `None` when the board has no two orders.
+/// `board` (compressed), and how many orders cost more than the paper's and
+/// the costliest; `None` when the board has no two orders.
 pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
+    let line = cheapest_against_paper(tried, board)?;
+    let on = tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed);
+    let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();
+    for o in on {
+        let sum = by_order.entry(o.order.as_str()).or_insert(o.sum);
+        *sum = (*sum).min(o.sum);
+    }
+    let twin = papers_twin(board, EncodingKind::Compressed);
+    let paper =
+        by_order.iter().filter(|(o, _)| **o == "paper" || twin.as_deref() == Some(**o)).map(|(_, s)| *s).min()?;
+    let worse: Vec<(&str, u64)> = by_order.into_iter().filter(|&(_, sum)| sum > paper).collect();
+    let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) else { return Some(line) };
+    let up = (sum as f64 / paper as f64 - 1.0) * 100.0;
+    Some(format!("{line}; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len()))
+}
+
+/// [`against_paper`]'s first part: the cheapest order against the paper's.
+fn cheapest_against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let on: Vec<&OrderCost> =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).collect();
     let twin = papers_twin(board, EncodingKind::Compressed);
@@ -228,4 +247,43 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         paper.time_s,
         paper.threads
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cost(order: &str, sum: u64) -> OrderCost {
+        let board = BoardSize { width: 7, height: 6 };
+        let (encoding, source) = (EncodingKind::Compressed, "a/b".to_string());
+        OrderCost {
+            board,
+            encoding,
+            order: order.into(),
+            source,
+            sum,
+            max: sum / 4,
+            peak: sum,
+            time_s: 1.0,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn the_line_names_the_cheapest_order_and_the_costliest_above_the_papers() {
+        let board = BoardSize { width: 7, height: 6 };
+        let tried = [cost("paper", 1000), cost("paper", 990), cost("a", 980), cost("b", 1500), cost("c", 1200)];
+        let line = against_paper(&tried, board).unwrap();
+        assert!(
+            line.starts_with("a (a/b) has 1.0% fewer nodes summed over the plies than the paper's order"),
+            "{line}"
+        );
+        assert!(line.ends_with("; 2 order(s) have more than the paper's, up to +51.5% (b)"), "{line}");
+        let line = against_paper(&tried[..3], board).unwrap();
+        assert!(!line.contains("have more"), "{line}");
+        let line = against_paper(&[cost("paper", 990), cost("b", 1500)], board).unwrap();
+        assert!(line.starts_with("no order measured on 7x6 (compressed, 2 runs) has fewer"), "{line}");
+        assert!(line.ends_with("up to +51.5% (b)"), "{line}");
+        assert_eq!(against_paper(&tried, BoardSize { width: 6, height: 5 }), None);
+    }
 }
