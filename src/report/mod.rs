@@ -259,12 +259,12 @@ fn order_charts(out: &mut Listing, archive: &Archive) -> Result<()> {
     let counted = |r: &Run, board: BoardSize| {
         r.board() == board && r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole
     };
+    // Runs on any number of threads: the nodes do not depend on them.
+    let ok_counts = |board: BoardSize| archive.runs.iter().filter(move |r| r.ok() && counted(r, board));
     let order_boards: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == Pass::Count).map(|r| r.board()).collect();
     for board in order_boards {
-        let mut keys: Vec<(EncodingKind, String)> = archive
-            .ok_runs(|r| counted(r, board) && !r.plies.is_empty())
-            .map(|r| (r.row.encoding, r.row.order.clone()))
-            .collect();
+        let mut keys: Vec<(EncodingKind, String)> =
+            ok_counts(board).filter(|r| !r.plies.is_empty()).map(|r| (r.row.encoding, r.row.order.clone())).collect();
         keys.sort();
         keys.dedup();
         let orders: BTreeSet<&String> = keys.iter().map(|(_, o)| o).collect();
@@ -274,7 +274,8 @@ fn order_charts(out: &mut Listing, archive: &Archive) -> Result<()> {
         let series = keys
             .iter()
             .filter_map(|(enc, order)| {
-                let run = archive.best(|r| counted(r, board) && r.row.encoding == *enc && &r.row.order == order)?;
+                let run = archive
+                    .best_any_threads(|r| counted(r, board) && r.row.encoding == *enc && &r.row.order == order)?;
                 Some(self::series(format!("{enc}, {order}"), run, |p| p.bdd_nodes as f64))
             })
             .collect();
