@@ -71,8 +71,9 @@ fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Resul
 }
 
 /// Solve the board. `on_ply` sees each ply when it is solved (from the last
-/// back to ply 0) and may stop the pass with an error; `store` receives each ply's `win` and `lost` BDDs (view of
-/// the player to move) while they are alive, e.g. to save them.
+/// back to ply 0) and may stop the pass with an error; `store` receives each
+/// ply's `win` and `lost` BDDs (view of the player to move) while they are
+/// alive, e.g. to save them.
 pub fn solve(
     space: &mut StateSpace,
     opts: &ForwardOptions,
