@@ -176,15 +176,20 @@ impl Run<'_> {
         self.eval.budget == 0 || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Evaluate a batch (under the bound of the settings, unless `exact`);
+    /// The cost above which a candidate's run stops: the current order's
+    /// under [`Bound::Best`].
+    fn bound(&self) -> Option<u64> {
+        match self.settings.bound {
+            Bound::Best => self.current.1.cost,
+            Bound::Off => None,
+        }
+    }
+
+    /// Evaluate a batch, each run stopped once its cost passes `bound`;
     /// report the new orders; the cheapest candidate evaluated (now or
     /// before), the first of equals.
-    fn step(&mut self, phase: Phase, batch: &[Candidate], exact: bool) -> Result<(Option<Scored>, usize)> {
+    fn step(&mut self, phase: Phase, batch: &[Candidate], bound: Option<u64>) -> Result<(Option<Scored>, usize)> {
         let levels: Vec<Vec<usize>> = batch.iter().map(|c| c.levels.clone()).collect();
-        let bound = match self.settings.bound {
-            Bound::Best if !exact => self.current.1.cost,
-            _ => None,
-        };
         let tried = self.eval.evaluate(&levels, bound)?;
         for t in &tried {
             let how = &batch.iter().find(|c| c.levels == t.levels).expect("a candidate of the batch").how;
@@ -211,7 +216,7 @@ impl Run<'_> {
                 }
                 let units = moves::units(&self.current.0, &vars, grouping);
                 let Some(i) = units.iter().position(|u| u[0] == first) else { continue };
-                let (best, _) = self.step(Phase::Sift, &moves::sift(&units, i, &vars), false)?;
+                let (best, _) = self.step(Phase::Sift, &moves::sift(&units, i, &vars), self.bound())?;
                 if let Some(b) = best.filter(|b| cost::rank(&b.1) < cost::rank(&self.current.1)) {
                     self.current = b;
                     improved = true;
@@ -234,7 +239,7 @@ impl Run<'_> {
             let batch: Vec<Candidate> = (0..RANDOM_BATCH)
                 .map(|_| moves::random(&self.current.0, &vars, self.settings.grouping, &mut rng))
                 .collect();
-            let (best, new) = self.step(Phase::Random, &batch, false)?;
+            let (best, new) = self.step(Phase::Random, &batch, self.bound())?;
             idle = if new == 0 { idle + 1 } else { 0 };
             if let Some(b) = best.filter(|b| cost::rank(&b.1) <= cost::rank(&self.current.1)) {
                 self.current = b;
@@ -250,7 +255,7 @@ impl Run<'_> {
         let rule = OrderRule::of_order(levels, &self.eval.vars);
         let candidate = Candidate { levels: rule.arrange(&self.eval.vars), how: "the rule of the best order".into() };
         self.eval.budget = 1;
-        self.step(Phase::Rule, std::slice::from_ref(&candidate), true)?;
+        self.step(Phase::Rule, std::slice::from_ref(&candidate), None)?;
         let evaluation = self.eval.known(&candidate.levels).expect("the rule's order was evaluated");
         Ok((rule, evaluation))
     }

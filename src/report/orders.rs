@@ -198,39 +198,35 @@ of a loaded machine; a run on more threads says so).\n",
 /// `board` (compressed), and how many orders cost more than the paper's and
 /// the costliest; `None` when the board has no two orders.
 pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
-    let line = cheapest_against_paper(tried, board)?;
-    let on = tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed);
-    let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();
-    for o in on {
-        let sum = by_order.entry(o.order.as_str()).or_insert(o.sum);
-        *sum = (*sum).min(o.sum);
-    }
-    let twin = papers_twin(board, EncodingKind::Compressed);
-    let paper =
-        by_order.iter().filter(|(o, _)| **o == "paper" || twin.as_deref() == Some(**o)).map(|(_, s)| *s).min()?;
-    let worse: Vec<(&str, u64)> = by_order.into_iter().filter(|&(_, sum)| sum > paper).collect();
-    let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) else { return Some(line) };
-    let up = (sum as f64 / paper as f64 - 1.0) * 100.0;
-    Some(format!("{line}; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len()))
-}
-
-/// [`against_paper`]'s first part: the cheapest order against the paper's.
-fn cheapest_against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let on: Vec<&OrderCost> =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).collect();
     let twin = papers_twin(board, EncodingKind::Compressed);
     let paper =
         on.iter().filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str())).min_by_key(|o| o.sum)?;
     let best = on.iter().min_by(|a, b| (a.sum, &a.order).cmp(&(b.sum, &b.order)))?;
-    if best.sum >= paper.sum {
-        return Some(format!(
-            "no order measured on {board} (compressed, {} runs) has fewer nodes summed over the plies than the paper's \
-({})",
-            on.len(),
-            paper.sum
-        ));
+    let line = cheapest_line(board, on.len(), best, paper);
+    // Each order at its cheapest run.
+    let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();
+    for o in &on {
+        let sum = by_order.entry(o.order.as_str()).or_insert(o.sum);
+        *sum = (*sum).min(o.sum);
     }
-    Some(format!(
+    let worse: Vec<(&str, u64)> = by_order.into_iter().filter(|&(_, sum)| sum > paper.sum).collect();
+    let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) else { return Some(line) };
+    let up = (sum as f64 / paper.sum as f64 - 1.0) * 100.0;
+    Some(format!("{line}; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len()))
+}
+
+/// [`against_paper`]'s first part: the cheapest of `runs` runs against the paper's.
+fn cheapest_line(board: BoardSize, runs: usize, best: &OrderCost, paper: &OrderCost) -> String {
+    if best.sum >= paper.sum {
+        return format!(
+            "no order measured on {board} (compressed, {runs} runs) has fewer nodes summed over the plies than the \
+paper's ({})",
+            paper.sum
+        );
+    }
+    format!(
         "{} ({}) has {:.1}% fewer nodes summed over the plies than the paper's order on {board} (compressed): {} against \
 {}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s on {} thread(s) against {:.0} s on {}",
         best.order,
@@ -246,7 +242,7 @@ fn cheapest_against_paper(tried: &[OrderCost], board: BoardSize) -> Option<Strin
         best.threads,
         paper.time_s,
         paper.threads
-    ))
+    )
 }
 
 #[cfg(test)]
