@@ -195,9 +195,14 @@ pub struct SweepArgs {
     /// Afterwards, regenerate plots/ and paper-repro.md from the whole archive (as `c4bdd report`).
     #[arg(long)]
     pub report: bool,
+    /// Run again the selected runs that a limit stopped or that failed: their rows are taken out
+    /// of runs.csv and plies.csv, and each continues from its checkpoint (if the spec keeps
+    /// them) under the spec's limits as they are now.
+    #[arg(long)]
+    pub retry: bool,
     /// Only list the runs and how far each is in the directory (finished with its status,
     /// or pending, with what its checkpoint holds); run and write nothing.
-    #[arg(long, conflicts_with_all = ["report", "jobs"])]
+    #[arg(long, conflicts_with_all = ["report", "jobs", "retry"])]
     pub list: bool,
 }
 

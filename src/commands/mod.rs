@@ -70,6 +70,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
         out: args.out,
         results: args.results,
         quiet: args.quiet,
+        retry: args.retry,
     };
     if args.list {
         return list(&opts);

@@ -7,7 +7,7 @@
 //! rows of runs without a summary row, so a sweep killed at any moment
 //! continues without losing or duplicating a finished row.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
@@ -407,31 +407,49 @@ pub fn repair(dir: &Path) -> Result<HashMap<String, Status>> {
     } else {
         HashMap::new()
     };
-    if plies_path.exists() {
-        // Keep the header and the rows of finished runs.
-        let mut reader = csv::Reader::from_path(&plies_path)?;
-        let header = reader.headers()?.clone();
-        let mut kept = Vec::new();
-        let mut dropped = false;
-        for record in reader.records() {
-            let record = record.with_context(|| format!("{}: malformed row", plies_path.display()))?;
-            if finished.contains_key(record.get(0).unwrap_or("")) {
-                kept.push(record);
-            } else {
-                dropped = true;
-            }
-        }
-        if dropped {
-            let tmp = dir.join("plies.csv.tmp");
-            let mut w = csv::Writer::from_path(&tmp)?;
-            w.write_record(&header)?;
-            for record in &kept {
-                w.write_record(record)?;
-            }
-            w.flush()?;
-            w.get_ref().sync_all()?;
-            std::fs::rename(&tmp, &plies_path)?;
+    // Keep the header and the ply rows of finished runs.
+    keep_rows(&plies_path, |run| finished.contains_key(run))?;
+    Ok(finished)
+}
+
+/// Take the runs `forget` out of a sweep directory: their rows in `runs.csv`
+/// and `plies.csv` go, so that the next sweep runs them again (from their
+/// checkpoints, if kept).
+pub fn forget(dir: &Path, forget: &HashSet<String>) -> Result<()> {
+    keep_rows(&dir.join("runs.csv"), |run| !forget.contains(run))?;
+    keep_rows(&dir.join("plies.csv"), |run| !forget.contains(run))
+}
+
+/// Rewrite the CSV file at `path` (if any) with its header and the rows
+/// whose first field (the run's key) `keep` accepts; the file is replaced
+/// at once (written beside it, synced, renamed), and left alone when every
+/// row is kept.
+fn keep_rows(path: &Path, keep: impl Fn(&str) -> bool) -> Result<()> {
+    if !path.exists() {
+        return Ok(());
+    }
+    let mut reader = csv::Reader::from_path(path)?;
+    let header = reader.headers()?.clone();
+    let mut kept = Vec::new();
+    let mut dropped = false;
+    for record in reader.records() {
+        let record = record.with_context(|| format!("{}: malformed row", path.display()))?;
+        if keep(record.get(0).unwrap_or("")) {
+            kept.push(record);
+        } else {
+            dropped = true;
         }
     }
-    Ok(finished)
+    if dropped {
+        let tmp = path.with_extension("csv.tmp");
+        let mut w = csv::Writer::from_path(&tmp)?;
+        w.write_record(&header)?;
+        for record in &kept {
+            w.write_record(record)?;
+        }
+        w.flush()?;
+        w.get_ref().sync_all()?;
+        std::fs::rename(&tmp, path)?;
+    }
+    Ok(())
 }

@@ -8,7 +8,7 @@
 //! (an exclusive lock on `sweep.lock`, released when the process ends, even
 //! by kill -9).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::child::run_child;
 use super::meta::{now_utc, Invocation, Machine, Meta, Revision};
-use super::record::{repair, CsvLog, PlyRow, RunRow, Status};
+use super::record::{forget, repair, CsvLog, PlyRow, RunRow, Status};
 use super::spec::{ExperimentSpec, RunSpec, SpecError};
 use crate::encoding::EncodingKind;
 use crate::game::BoardSize;
@@ -46,6 +46,8 @@ pub struct SweepOptions {
     /// Root of the results archive.
     pub results: PathBuf,
     pub quiet: bool,
+    /// Run again the selected runs that a limit stopped or that failed.
+    pub retry: bool,
 }
 
 /// Counts of what a sweep did.
@@ -218,7 +220,15 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let dir = sweep_dir(opts, &spec, &machine.host, &rev);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let _lock = lock(&dir)?;
-    let finished = repair(&dir)?;
+    let mut finished = repair(&dir)?;
+    if opts.retry {
+        // Runs stopped by a limit keep their checkpoints: they continue from
+        // them under the spec's limits as they are now.
+        let again: HashSet<String> =
+            runs.iter().map(|r| r.key()).filter(|k| finished.get(k).is_some_and(|s| *s != Status::Ok)).collect();
+        forget(&dir, &again)?;
+        finished.retain(|k, _| !again.contains(k));
+    }
     if spec.checkpoints {
         // A sweep stopped between recording a run and removing its checkpoint
         // (see `record`) left the checkpoint of a finished run: remove it now.
@@ -377,7 +387,7 @@ fn record(
     runs_log.append_durable(row)?;
     if let (Some(ck), Status::Ok) = (&run.checkpoint, row.status) {
         // The run is done; its checkpoint is not needed again. (A run stopped
-        // by a limit keeps it: delete its row to continue it with other limits.)
+        // by a limit keeps it: `--retry` continues it under other limits.)
         let _ = std::fs::remove_dir_all(ck);
     }
     bar.inc(1);

@@ -688,6 +688,55 @@ fn a_run_stopped_by_a_limit_keeps_its_checkpoint() {
     assert_eq!(read_rows::<RunRow>(&out.join("runs.csv")).unwrap().len(), 2, "nothing ran again");
 }
 
+/// `--retry` runs a run that a limit stopped again: it continues from its
+/// checkpoint under the spec's limits as they are now (its first plies are the
+/// stopped run's own rows, to the time) and ends with the rows of a sweep never
+/// stopped; a finished run is not run again, and without `--retry` nothing is.
+#[test]
+fn retry_continues_a_run_stopped_by_a_limit_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = "checkpoints = true\n[grid]\nboards = [\"5x4\", \"3x3\"]\n";
+    let reference = dir.path().join("reference");
+    assert!(sweep(&write_spec(dir.path(), "open", grid), &reference, &[]).status.success());
+    let out = dir.path().join("out");
+    let limited = write_spec(dir.path(), "limited", &format!("{grid}[limits]\nmax_nodes = 20000\n"));
+    assert!(sweep(&limited, &out, &[]).status.success());
+    let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    assert_eq!((runs[0].status, runs[1].status), (Status::NodeLimit, Status::Ok));
+    let (stopped, finished) = (runs[0].clone(), runs[1].clone());
+    let plies = |d: &Path, run: &str| -> Vec<PlyRow> {
+        read_rows::<PlyRow>(&d.join("plies.csv")).unwrap().into_iter().filter(|p| p.run == run).collect()
+    };
+    let before = plies(&out, &stopped.run);
+    assert!(!before.is_empty() && before.len() == stopped.plies as usize, "{} plies before the stop", before.len());
+
+    // The spec without the limit, in the same directory: nothing runs without --retry.
+    let open = write_spec(dir.path(), "limited", grid);
+    assert!(sweep(&open, &out, &[]).status.success());
+    assert_eq!(read_rows::<RunRow>(&out.join("runs.csv")).unwrap()[0].status, Status::NodeLimit);
+    let retried = sweep(&open, &out, &["--retry"]);
+    assert!(retried.status.success(), "{}", String::from_utf8_lossy(&retried.stderr));
+
+    // The peak nodes are the last process's: they are not compared.
+    let results =
+        |d: &Path| stable_runs(d).into_iter().map(|(run, n, plies, _, s)| (run, n, plies, s)).collect::<Vec<_>>();
+    assert_eq!(results(&out), results(&reference));
+    assert_eq!(stable_plies(&out), stable_plies(&reference));
+    let after: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+    let again = after.iter().find(|r| r.run == stopped.run).unwrap();
+    assert_eq!(again.max_nodes, read_rows::<RunRow>(&reference.join("runs.csv")).unwrap()[0].max_nodes);
+    let resumed = plies(&out, &stopped.run);
+    for (b, a) in before.iter().zip(&resumed) {
+        assert_eq!((b.ply, b.time_s, b.bdd_nodes), (a.ply, a.time_s, a.bdd_nodes), "ply {} is the checkpoint's", b.ply);
+    }
+    let kept = after.iter().find(|r| r.run == finished.run).unwrap();
+    assert_eq!(kept.time_s, finished.time_s, "the finished run was not run again");
+    assert!(!out.join("checkpoints").join(stopped.run.replace('/', "_")).exists(), "a finished run's checkpoint goes");
+    // --retry with --list is refused: listing writes nothing.
+    let listed = c4bdd(&["sweep", open.to_str().unwrap(), "--out", out.to_str().unwrap(), "--list", "--retry"]);
+    assert_eq!(listed.status.code(), Some(2));
+}
+
 /// Two runs at once (`--jobs 2`) record the rows of one run at a time, also
 /// when killed (-9) and resumed; a second sweep into a directory that is being
 /// written (by a sweep that is stopped meanwhile) is refused and changes nothing.
