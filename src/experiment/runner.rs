@@ -159,19 +159,26 @@ pub struct RunState {
     pub key: String,
     /// Its row, once finished (whatever the status).
     pub row: Option<RunRow>,
-    /// Otherwise what its checkpoint holds, if it has one.
+    /// What its checkpoint holds, if it has one and has not finished
+    /// (a run a limit stopped keeps its checkpoint).
     pub checkpoint: Option<String>,
 }
 
 impl RunState {
     /// One line: the status with the positions or plies and the time, or
-    /// `pending`, with what the checkpoint holds.
+    /// `pending`; with what the checkpoint holds, if any.
     pub fn describe(&self) -> String {
         match (&self.row, &self.checkpoint) {
-            (Some(r), _) => match r.positions {
-                Some(p) => format!("{} {p} positions {:.1} s", r.status, r.time_s),
-                None => format!("{} after {} plies {:.1} s", r.status, r.plies, r.time_s),
-            },
+            (Some(r), held) => {
+                let ended = match r.positions {
+                    Some(p) => format!("{} {p} positions {:.1} s", r.status, r.time_s),
+                    None => format!("{} after {} plies {:.1} s", r.status, r.plies, r.time_s),
+                };
+                match held {
+                    Some(held) => format!("{ended} (checkpoint: {held}; --retry continues it)"),
+                    None => ended,
+                }
+            }
             (None, Some(held)) => format!("pending (checkpoint: {held})"),
             (None, None) => "pending".to_string(),
         }
@@ -193,9 +200,9 @@ pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<RunState>)> {
                 let key = run.key();
                 let row = rows.iter().find(|r| r.run == key).cloned();
                 let ck = checkpoint_dir(&dir, run);
-                let checkpoint = match row {
-                    Some(_) => None,
-                    None => crate::search::checkpoint::describe(&ck)
+                let checkpoint = match &row {
+                    Some(r) if r.status == Status::Ok => None,
+                    _ => crate::search::checkpoint::describe(&ck)
                         .or_else(|| crate::search::solve_checkpoint::describe(&ck)),
                 };
                 RunState { key, row, checkpoint }

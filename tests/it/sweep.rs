@@ -710,6 +710,13 @@ fn retry_continues_a_run_stopped_by_a_limit_from_its_checkpoint() {
     let before = plies(&out, &stopped.run);
     assert!(!before.is_empty() && before.len() == stopped.plies as usize, "{} plies before the stop", before.len());
 
+    // --list names the stopped run's checkpoint and how to continue it.
+    let listed = c4bdd(&["sweep", limited.to_str().unwrap(), "--out", out.to_str().unwrap(), "--list"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    let line = text.lines().find(|l| l.starts_with(&stopped.run)).unwrap_or_else(|| panic!("not listed: {text}"));
+    let held = format!("node-limit after {} plies", stopped.plies);
+    assert!(line.contains(&held) && line.ends_with("plies counted; --retry continues it)"), "{line}");
+
     // The spec without the limit, in the same directory: nothing runs without --retry.
     let open = write_spec(dir.path(), "limited", grid);
     assert!(sweep(&open, &out, &[]).status.success());
