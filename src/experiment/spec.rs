@@ -33,6 +33,8 @@
 //! time_s = 600                # wall time per run; the run is killed after it
 //! max_nodes = 100_000_000     # node limit per run
 //! memory_bytes = 20e9         # address-space limit per run
+//!                             # (with checkpoints, `sweep --retry` continues
+//!                             # a run a limit stopped under raised limits)
 //! [manager]
 //! gc_growth = 2.0
 //! ```
