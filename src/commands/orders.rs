@@ -88,8 +88,10 @@ fn search_orders(args: OrderSearchArgs) -> Result<()> {
     ));
     let written = dir.finish(&finished, &rule)?;
     let start_cost = outcome.start.1.cost.expect("the start finished");
+    let cut = outcome.ranked.iter().filter(|(_, e)| e.cut_at.is_some()).count();
+    let cut = if cut > 0 { format!(" ({cut} stopped once past the best)") } else { String::new() };
     println!(
-        "{size} {}, {} of a {}: {} orders evaluated in {:.1} s",
+        "{size} {}, {} of a {}: {} orders evaluated{cut} in {:.1} s",
         args.encoding.name(),
         args.cost.about(),
         args.pass,

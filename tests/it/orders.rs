@@ -291,3 +291,18 @@ fn a_folder_without_the_bound_resumes_as_a_search_without_it() {
     assert_eq!(searched(&resumed)[..6], searched(&first)[..], "the first six read back");
     assert_eq!(searched(&resumed).len(), 9);
 }
+
+/// The search's summary line says how many candidates the bound stopped:
+/// as many as `candidates.csv` records with a `cut_at` ply.
+#[test]
+fn the_summary_counts_the_candidates_the_bound_stopped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("s");
+    let args = ["orders", "search", "-W", "4", "-H", "4", "--strategy", "random", "--evaluations", "30", "--out"];
+    let printed = ok(&[&args[..], &[out.to_str().unwrap()]].concat());
+    let rows: Vec<c4bdd::order_search::output::CandidateRow> =
+        c4bdd::experiment::record::read_rows(&out.join("candidates.csv")).unwrap();
+    let cut = rows.iter().filter(|r| r.cut_at.is_some()).count();
+    assert!(cut > 0, "the bound stopped some candidate");
+    assert!(printed.contains(&format!("30 orders evaluated ({cut} stopped once past the best) in ")), "{printed}");
+}
