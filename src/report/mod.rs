@@ -254,17 +254,18 @@ fn memory_per_ply(out: &mut Listing, archive: &Archive, board: BoardSize) -> Res
 }
 
 /// Variable orders: nodes per ply on every board with count runs of three
-/// orders or more.
+/// orders or more; an order with no finished run shows the plies of its run
+/// that a limit stopped.
 fn order_charts(out: &mut Listing, archive: &Archive) -> Result<()> {
     let counted = |r: &Run, board: BoardSize| {
         r.board() == board && r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole
     };
     // Runs on any number of threads: the nodes do not depend on them.
-    let ok_counts = |board: BoardSize| archive.runs.iter().filter(move |r| r.ok() && counted(r, board));
+    let counts = |board: BoardSize| archive.runs.iter().filter(move |r| counted(r, board) && !r.plies.is_empty());
     let order_boards: BTreeSet<BoardSize> = archive.ok_runs(|r| r.row.pass == Pass::Count).map(|r| r.board()).collect();
     for board in order_boards {
         let mut keys: Vec<(EncodingKind, String)> =
-            ok_counts(board).filter(|r| !r.plies.is_empty()).map(|r| (r.row.encoding, r.row.order.clone())).collect();
+            counts(board).map(|r| (r.row.encoding, r.row.order.clone())).collect();
         keys.sort();
         keys.dedup();
         let orders: BTreeSet<&String> = keys.iter().map(|(_, o)| o).collect();
@@ -274,9 +275,14 @@ fn order_charts(out: &mut Listing, archive: &Archive) -> Result<()> {
         let series = keys
             .iter()
             .filter_map(|(enc, order)| {
-                let run = archive
-                    .best_any_threads(|r| counted(r, board) && r.row.encoding == *enc && &r.row.order == order)?;
-                Some(self::series(format!("{enc}, {order}"), run, |p| p.bdd_nodes as f64))
+                let this = |r: &Run| counted(r, board) && r.row.encoding == *enc && &r.row.order == order;
+                let label = format!("{enc}, {order}");
+                if let Some(run) = archive.best_any_threads(this) {
+                    return Some(self::series(label, run, |p| p.bdd_nodes as f64));
+                }
+                let stopped = counts(board).filter(|r| this(r)).max_by_key(|r| r.plies.len())?;
+                let label = format!("{label} ({})", stopped.row.status);
+                Some(self::series(label, stopped, |p| p.bdd_nodes as f64))
             })
             .collect();
         let name = format!("orders-{board}");

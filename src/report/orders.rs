@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 
 use super::data::{Archive, Run};
 use crate::encoding::{EncodingKind, OrderSpec};
+use crate::experiment::record::Status;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::order_search::output::{CandidateRow, SearchMeta};
@@ -40,14 +41,33 @@ pub struct OrderCost {
     pub time_s: f64,
     /// Threads of the run's BDD operations (the nodes do not depend on them).
     pub threads: u64,
+    /// How the run ended. A run a limit stopped is not ranked: its sums are
+    /// over the plies it counted, compared with the paper's over the same.
+    pub status: Status,
+    /// The nodes of each ply counted, for the archive's runs (empty for a
+    /// search's candidates).
+    pub per_ply: Vec<u64>,
+}
+
+impl OrderCost {
+    fn finished(&self) -> bool {
+        self.status == Status::Ok
+    }
+
+    /// The percentage by which this order's nodes exceed `paper`'s over the
+    /// plies this order counted, if the paper's run has them all.
+    fn over_same_plies(&self, paper: &OrderCost) -> Option<f64> {
+        let plies = paper.per_ply.get(..self.per_ply.len())?;
+        Some((self.sum as f64 / plies.iter().sum::<u64>() as f64 - 1.0) * 100.0)
+    }
 }
 
 /// Every order tried, from the archive's count runs and the searches.
 pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
-    // Runs on any number of threads: their nodes are the same.
-    let counted = |r: &&Run| {
-        r.ok() && r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole && !r.plies.is_empty()
-    };
+    // Runs on any number of threads (their nodes are the same), and runs a
+    // limit stopped (with the plies they counted).
+    let counted =
+        |r: &&Run| r.row.pass == Pass::Count && r.row.terminal == TerminalStrategy::Whole && !r.plies.is_empty();
     let mut all: Vec<OrderCost> = archive
         .runs
         .iter()
@@ -62,6 +82,8 @@ pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
             peak: r.row.peak_nodes,
             time_s: r.row.time_s,
             threads: r.row.threads.unwrap_or(1),
+            status: r.row.status,
+            per_ply: r.plies.iter().map(|p| p.bdd_nodes).collect(),
         })
         .collect();
     for dir in search_dirs(results) {
@@ -105,6 +127,8 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
         peak: r.peak_nodes,
         time_s: r.time_s,
         threads: 1,
+        status: Status::Ok,
+        per_ply: Vec::new(),
     };
     let start = rows.iter().find(|r| r.phase == crate::order_search::Phase::Start);
     let mut out: Vec<OrderCost> = start.iter().map(|r| cost(r, id.start.clone())).collect();
@@ -139,7 +163,7 @@ pub fn markdown(tried: &[OrderCost]) -> Option<String> {
     let mut groups: BTreeMap<(BoardSize, EncodingKind), Vec<&OrderCost>> = BTreeMap::new();
     let same =
         |a: &OrderCost, b: &OrderCost| a.order == b.order && (!a.order.starts_with("best-") || a.source == b.source);
-    for t in tried {
+    for t in tried.iter().filter(|t| t.finished()) {
         let group = groups.entry((t.board, t.encoding)).or_default();
         match group.iter_mut().find(|o| same(o, t)) {
             Some(o) if t.sum < o.sum => *o = t,
@@ -190,16 +214,47 @@ of a loaded machine; a run on more threads says so).\n",
                 if o.threads > 1 { format!(" ({} threads)", o.threads) } else { String::new() }
             );
         }
+        let stopped = tried.iter().filter(|o| !o.finished() && (o.board, o.encoding) == (board, encoding));
+        stopped_table(&mut s, stopped, paper.copied());
     }
     Some(s)
+}
+
+/// The runs of a board that a limit stopped, each against the paper's order
+/// over the plies it counted.
+fn stopped_table<'a>(s: &mut String, stopped: impl Iterator<Item = &'a OrderCost>, paper: Option<&OrderCost>) {
+    let mut stopped = stopped.peekable();
+    if stopped.peek().is_none() {
+        return;
+    }
+    s.push_str(
+        "\nStopped by a limit before the last ply (not ranked; sums over the plies counted, against the paper's order \
+over the same plies):\n\n| order | from | status | plies counted | sum of nodes | against the paper's | largest ply \
+| peak nodes | time s |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for o in stopped {
+        let ratio = paper.and_then(|p| o.over_same_plies(p)).map_or("-".into(), |r| format!("{r:+.1}%"));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {ratio} | {} | {} | {:.2} |",
+            o.order,
+            o.source,
+            o.status,
+            o.per_ply.len(),
+            o.sum,
+            o.max,
+            o.peak,
+            o.time_s
+        );
+    }
 }
 
 /// One line for paper-repro.md: the cheapest order against the paper's on
 /// `board` (compressed), and how many orders cost more than the paper's and
 /// the costliest; `None` when the board has no two orders.
 pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
-    let on: Vec<&OrderCost> =
-        tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).collect();
+    let (on, stopped): (Vec<&OrderCost>, Vec<&OrderCost>) =
+        tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).partition(|o| o.finished());
     let twin = papers_twin(board, EncodingKind::Compressed);
     let paper =
         on.iter().filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str())).min_by_key(|o| o.sum)?;
@@ -212,9 +267,16 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         *sum = (*sum).min(o.sum);
     }
     let worse: Vec<(&str, u64)> = by_order.into_iter().filter(|&(_, sum)| sum > paper.sum).collect();
-    let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) else { return Some(line) };
-    let up = (sum as f64 / paper.sum as f64 - 1.0) * 100.0;
-    Some(format!("{line}; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len()))
+    let mut line = line;
+    if let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) {
+        let up = (sum as f64 / paper.sum as f64 - 1.0) * 100.0;
+        let _ = write!(line, "; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len());
+    }
+    for o in stopped {
+        let over = o.over_same_plies(paper).map_or(String::new(), |r| format!(", {r:+.1}% over them"));
+        let _ = write!(line, "; {} stopped ({}) after {} plies{over}", o.order, o.status, o.per_ply.len());
+    }
+    Some(line)
 }
 
 /// [`against_paper`]'s first part: the cheapest of `runs` runs against the paper's.
@@ -262,7 +324,31 @@ mod tests {
             peak: sum,
             time_s: 1.0,
             threads: 1,
+            status: Status::Ok,
+            per_ply: vec![sum / 4, sum / 4, sum / 2],
         }
+    }
+
+    /// A run of `order` that a limit stopped after the plies `per_ply`.
+    fn stopped(order: &str, per_ply: &[u64]) -> OrderCost {
+        let sum = per_ply.iter().sum();
+        OrderCost { status: Status::MemoryLimit, per_ply: per_ply.to_vec(), max: sum, ..cost(order, sum) }
+    }
+
+    #[test]
+    fn a_stopped_run_is_not_ranked_but_compared_over_the_plies_it_counted() {
+        let board = BoardSize { width: 7, height: 6 };
+        // The paper's plies: 250, 250, 500; the stopped run's first two: 300, 450 (+50%).
+        let tried = [cost("paper", 1000), cost("a", 1100), stopped("s", &[300, 450])];
+        let line = against_paper(&tried, board).unwrap();
+        assert!(line.starts_with("no order measured on 7x6 (compressed, 2 runs)"), "{line}");
+        assert!(line.ends_with("up to +10.0% (a); s stopped (memory-limit) after 2 plies, +50.0% over them"), "{line}");
+        let page = markdown(&tried).unwrap();
+        assert!(page.contains("2 orders measured."), "{page}");
+        assert!(page.contains("| s | a/b | memory-limit | 2 | 750 | +50.0% | 750 | 750 | 1.00 |"), "{page}");
+        // Without a paper's run that has those plies, no comparison.
+        let line = against_paper(&[cost("paper", 1000), cost("a", 900), stopped("s", &[1, 2, 3, 4])], board);
+        assert!(line.unwrap().ends_with("; s stopped (memory-limit) after 4 plies"));
     }
 
     #[test]
