@@ -7,11 +7,30 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
-use crate::encoding::EncodingKind;
+use crate::encoding::{EncodingKind, OrderSpec};
 use crate::experiment::record::{read_rows, PlyRow, RunRow, Status};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{ImageStrategy, TerminalStrategy};
+
+/// The named order that arranges the variables as the paper's does on a
+/// board (column-wise, or row-wise for the cellwise encoding on a board
+/// taller than wide), if any.
+pub fn papers_twin(board: BoardSize, encoding: EncodingKind) -> Option<String> {
+    let vars = encoding.build(board).state_vars();
+    let arrange = |o: &OrderSpec| o.arrange(&vars, board, encoding).ok();
+    let paper = arrange(&OrderSpec::PAPER)?;
+    [OrderSpec::COLUMN_WISE, OrderSpec::ROW_WISE]
+        .into_iter()
+        .find(|o| arrange(o).as_ref() == Some(&paper))
+        .map(|o| o.name())
+}
+
+/// Whether `order` arranges the variables of `board` in `encoding` as the
+/// paper's does: `paper`, or its twin (see [`papers_twin`]).
+pub fn is_papers_order(order: &str, board: BoardSize, encoding: EncodingKind) -> bool {
+    order == OrderSpec::PAPER.name() || papers_twin(board, encoding).as_deref() == Some(order)
+}
 
 /// What the runs of one configuration share within a sweep: the sweep, pass,
 /// encoding, board, order, and terminal and image strategy (ordered so,
@@ -45,6 +64,12 @@ impl Run {
 
     pub fn ok(&self) -> bool {
         self.row.status == Status::Ok
+    }
+
+    /// Whether the run's variables are in the paper's order (see
+    /// [`is_papers_order`]): the runs compared with the paper's tables.
+    pub fn papers_order(&self) -> bool {
+        is_papers_order(&self.row.order, self.board(), self.row.encoding)
     }
 
     /// BDD operations on one thread (archives before the column: always).

@@ -12,7 +12,9 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::data::{archive_dirs, archive_name, is_sweep_dir, median, plies_by_run, timing_archives, Archive};
+use super::data::{
+    archive_dirs, archive_name, is_papers_order, is_sweep_dir, median, plies_by_run, timing_archives, Archive,
+};
 use super::{artifact, oxidd};
 use crate::encoding::EncodingKind;
 use crate::experiment::record::read_rows;
@@ -174,8 +176,8 @@ fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
     Ok(None)
 }
 
-/// The fastest finished run of `pass` on `board` in the compressed encoding,
-/// terminal positions handled (a run without termination counts other
+/// The fastest finished run of `pass` on `board` in the compressed encoding
+/// and the paper's order (see [`is_papers_order`]), terminal positions handled (a run without termination counts other
 /// positions): of a sweep, or of a single command archived with its `--csv`
 /// plies alone.
 fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result<Option<Reached>> {
@@ -186,6 +188,7 @@ fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result
                 && row.encoding == EncodingKind::Compressed
                 && row.terminal != TerminalStrategy::Off
                 && r.board().to_string() == board
+                && r.papers_order()
         })
         .map(|run| Reached {
             value: run.row.time_s,
@@ -204,7 +207,14 @@ fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result
         .into_iter()
         .filter(|c| {
             let parts: Vec<&str> = c.key.split('/').collect();
-            parts.len() > 4 && parts[0] == board && parts[1] == encoding && parts[3] == pass && parts[4] != off
+            let papers =
+                |size: &str| size.parse().is_ok_and(|s| is_papers_order(parts[2], s, EncodingKind::Compressed));
+            parts.len() > 4
+                && parts[0] == board
+                && parts[1] == encoding
+                && papers(parts[0])
+                && parts[3] == pass
+                && parts[4] != off
         })
         .map(|c| Reached {
             value: c.time_s,

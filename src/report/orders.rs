@@ -11,8 +11,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::data::{Archive, Run};
-use crate::encoding::{EncodingKind, OrderSpec};
+use super::data::{papers_twin, Archive, Run};
+use crate::encoding::EncodingKind;
 use crate::experiment::record::Status;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
@@ -50,6 +50,12 @@ pub struct OrderCost {
 }
 
 impl OrderCost {
+    /// Fewer nodes first; for equal nodes, the run on fewer threads, then
+    /// the faster: so that orders compare on one thread where they can.
+    fn cheaper(&self, other: &OrderCost) -> std::cmp::Ordering {
+        (self.sum, self.threads).cmp(&(other.sum, other.threads)).then(self.time_s.total_cmp(&other.time_s))
+    }
+
     fn finished(&self) -> bool {
         self.status == Status::Ok
     }
@@ -145,30 +151,17 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
     Ok(out)
 }
 
-/// The named order that arranges the variables as the paper's does on a
-/// board (column-wise, or row-wise for the cellwise encoding on a board
-/// taller than wide), if any.
-fn papers_twin(board: BoardSize, encoding: EncodingKind) -> Option<String> {
-    let vars = encoding.build(board).state_vars();
-    let arrange = |o: &OrderSpec| o.arrange(&vars, board, encoding).ok();
-    let paper = arrange(&OrderSpec::PAPER)?;
-    [OrderSpec::COLUMN_WISE, OrderSpec::ROW_WISE]
-        .into_iter()
-        .find(|o| arrange(o).as_ref() == Some(&paper))
-        .map(|o| o.name())
-}
-
 /// The page, when some board has two orders or more.
 pub fn markdown(tried: &[OrderCost]) -> Option<String> {
-    // One entry per order (a search's candidates per search): its first
-    // source of the fewest nodes.
+    // One entry per order (a search's candidates per search): its source of
+    // the fewest nodes (see `OrderCost::cheaper`).
     let mut groups: BTreeMap<(BoardSize, EncodingKind), Vec<&OrderCost>> = BTreeMap::new();
     let same =
         |a: &OrderCost, b: &OrderCost| a.order == b.order && (!a.order.starts_with("best-") || a.source == b.source);
     for t in tried.iter().filter(|t| t.finished()) {
         let group = groups.entry((t.board, t.encoding)).or_default();
         match group.iter_mut().find(|o| same(o, t)) {
-            Some(o) if t.sum < o.sum => *o = t,
+            Some(o) if t.cheaper(o).is_lt() => *o = t,
             Some(_) => {}
             None => group.push(t),
         }
@@ -258,9 +251,11 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let (on, stopped): (Vec<&OrderCost>, Vec<&OrderCost>) =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).partition(|o| o.finished());
     let twin = papers_twin(board, EncodingKind::Compressed);
-    let paper =
-        on.iter().filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str())).min_by_key(|o| o.sum)?;
-    let best = on.iter().min_by(|a, b| (a.sum, &a.order).cmp(&(b.sum, &b.order)))?;
+    let paper = on
+        .iter()
+        .filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str()))
+        .min_by(|a, b| a.cheaper(b))?;
+    let best = on.iter().min_by(|a, b| a.sum.cmp(&b.sum).then_with(|| a.order.cmp(&b.order)).then(a.cheaper(b)))?;
     let line = cheapest_line(board, on.len(), best, paper);
     // Each order at its cheapest run.
     let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();

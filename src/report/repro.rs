@@ -97,7 +97,7 @@ fn table1_positions(s: &mut String, archive: &Archive, t1: &[Table1Row]) {
         .collect();
     // What the largest count held, beside the missing boards' peaks.
     let largest = archive
-        .ok_runs(|r| r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0)
+        .ok_runs(|r| r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0 && r.papers_order())
         .max_by_key(|r| r.row.peak_nodes)
         .map(|r| {
             format!(
@@ -164,12 +164,14 @@ fn counts_7x6(s: &mut String, archive: &Archive, paper: &Paper, figure2_boards: 
             && r.row.pass == Pass::Count
             && r.row.terminal == TerminalStrategy::Whole
             && r.row.encoding == EncodingKind::Compressed
+            && r.papers_order()
     });
     let std76 = archive.best(|r| {
         r.board() == B76
             && r.row.pass == Pass::Count
             && r.row.terminal == TerminalStrategy::Whole
             && r.row.encoding == EncodingKind::Cellwise
+            && r.papers_order()
     });
     let others: Vec<String> = figure2_boards.iter().filter(|b| **b != B76).map(|b| b.to_string()).collect();
     let _ = write!(

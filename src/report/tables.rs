@@ -59,7 +59,8 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
             let (w, h) = (p.width, p.height);
             let standard = archive
                 .best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Cellwise && r.row.order == "paper");
-            let compressed = archive.best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed);
+            let compressed =
+                archive.best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed && r.papers_order());
             let any = archive.best(|r| is_board(r, w, h));
             let positions = any.and_then(|r| r.row.positions);
             let status = match any {
