@@ -177,9 +177,9 @@ fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
 }
 
 /// The fastest finished run of `pass` on `board` in the compressed encoding
-/// and the paper's order (see [`is_papers_order`]), terminal positions handled (a run without termination counts other
-/// positions): of a sweep, or of a single command archived with its `--csv`
-/// plies alone.
+/// and the paper's order (see [`is_papers_order`]), terminal positions
+/// handled (a run without termination counts other positions): of a sweep, or
+/// of a single command archived with its `--csv` plies alone.
 fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result<Option<Reached>> {
     let sweep = archive
         .fastest(|r| {
@@ -203,16 +203,16 @@ fn fastest(archive: &Archive, results: &Path, pass: Pass, board: &str) -> Result
     // A run key reads board/encoding/order/pass/terminal/...
     let (encoding, pass, off) =
         (EncodingKind::Compressed.to_string(), pass.to_string(), TerminalStrategy::Off.to_string());
+    let size: Option<BoardSize> = board.parse().ok();
+    let papers = |order: &str| size.is_some_and(|s| is_papers_order(order, s, EncodingKind::Compressed));
     let command = command_runs(results)?
         .into_iter()
         .filter(|c| {
             let parts: Vec<&str> = c.key.split('/').collect();
-            let papers =
-                |size: &str| size.parse().is_ok_and(|s| is_papers_order(parts[2], s, EncodingKind::Compressed));
             parts.len() > 4
                 && parts[0] == board
                 && parts[1] == encoding
-                && papers(parts[0])
+                && papers(parts[2])
                 && parts[3] == pass
                 && parts[4] != off
         })

@@ -256,7 +256,7 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         .filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str()))
         .min_by(|a, b| a.cheaper(b))?;
     let best = on.iter().min_by(|a, b| a.sum.cmp(&b.sum).then_with(|| a.order.cmp(&b.order)).then(a.cheaper(b)))?;
-    let line = cheapest_line(board, on.len(), best, paper);
+    let mut line = cheapest_line(board, on.len(), best, paper);
     // Each order at its cheapest run.
     let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();
     for o in &on {
@@ -264,7 +264,6 @@ pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
         *sum = (*sum).min(o.sum);
     }
     let worse: Vec<(&str, u64)> = by_order.into_iter().filter(|&(_, sum)| sum > paper.sum).collect();
-    let mut line = line;
     if let Some(&(order, sum)) = worse.iter().max_by_key(|&&(_, sum)| sum) {
         let up = (sum as f64 / paper.sum as f64 - 1.0) * 100.0;
         let _ = write!(line, "; {} order(s) have more than the paper's, up to {up:+.1}% ({order})", worse.len());
