@@ -11,7 +11,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::data::{papers_twin, Archive, Run};
+use super::data::{is_papers_order, papers_twin, Archive, Run};
 use crate::encoding::EncodingKind;
 use crate::experiment::record::Status;
 use crate::experiment::Pass;
@@ -78,20 +78,23 @@ pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
         .runs
         .iter()
         .filter(counted)
-        .map(|r| OrderCost {
-            board: r.board(),
-            encoding: r.row.encoding,
-            order: r.row.order.clone(),
-            source: r.source.display().to_string(),
-            sum: r.plies.iter().map(|p| p.bdd_nodes).sum(),
-            max: r.plies.iter().map(|p| p.bdd_nodes).max().unwrap_or(0),
-            // A run a limit stopped may not know its peak: its plies' live
-            // nodes bound it from below.
-            peak: r.row.peak_nodes.max(r.plies.iter().map(|p| p.live_nodes).max().unwrap_or(0)),
-            time_s: r.row.time_s,
-            threads: r.row.threads.unwrap_or(1),
-            status: r.row.status,
-            per_ply: r.plies.iter().map(|p| p.bdd_nodes).collect(),
+        .map(|r| {
+            let per_ply: Vec<u64> = r.plies.iter().map(|p| p.bdd_nodes).collect();
+            OrderCost {
+                board: r.board(),
+                encoding: r.row.encoding,
+                order: r.row.order.clone(),
+                source: r.source.display().to_string(),
+                sum: per_ply.iter().sum(),
+                max: per_ply.iter().copied().max().unwrap_or(0),
+                // A run a limit stopped may not know its peak: its plies' live
+                // nodes bound it from below.
+                peak: r.row.peak_nodes.max(r.plies.iter().map(|p| p.live_nodes).max().unwrap_or(0)),
+                time_s: r.row.time_s,
+                threads: r.row.threads.unwrap_or(1),
+                status: r.row.status,
+                per_ply,
+            }
         })
         .collect();
     for dir in search_dirs(results) {
@@ -250,11 +253,8 @@ over the same plies):\n\n| order | from | status | plies counted | sum of nodes 
 pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let (on, stopped): (Vec<&OrderCost>, Vec<&OrderCost>) =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).partition(|o| o.finished());
-    let twin = papers_twin(board, EncodingKind::Compressed);
-    let paper = on
-        .iter()
-        .filter(|o| o.order == "paper" || twin.as_deref() == Some(o.order.as_str()))
-        .min_by(|a, b| a.cheaper(b))?;
+    let paper =
+        on.iter().filter(|o| is_papers_order(&o.order, board, EncodingKind::Compressed)).min_by(|a, b| a.cheaper(b))?;
     let best = on.iter().min_by(|a, b| a.sum.cmp(&b.sum).then_with(|| a.order.cmp(&b.order)).then(a.cheaper(b)))?;
     let mut line = cheapest_line(board, on.len(), best, paper);
     // Each order at its cheapest run.
