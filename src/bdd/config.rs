@@ -37,9 +37,10 @@ pub struct Config {
     /// the calling thread, more on a pool of that many threads (`par.rs`).
     #[serde(default = "one_thread")]
     pub threads: usize,
-    /// Fewest unused slots a parallel operation starts with (it gets at least
-    /// a quarter of the arena's slots too); an operation that uses them all
-    /// stops and runs again with more (`Stats::parallel_reruns`).
+    /// Fewest nodes a parallel operation may add (the unique table's index
+    /// gets room for them, and for a sixteenth of its nodes more, before the
+    /// operation); an operation that adds them all stops and runs again with
+    /// more (`Stats::parallel_reruns`).
     #[serde(default = "parallel_spare")]
     pub parallel_spare: usize,
     /// Computed-cache entries per entry of the three-way split's table

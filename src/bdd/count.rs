@@ -236,7 +236,7 @@ impl SatCounter<'_> {
     /// manager's pool, every node of a level in parallel).
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
-        let nodes = &m.table.nodes;
+        let nodes = m.table.nodes();
         let (ids, levels) = run_on(m.pool.as_deref(), |parallel| {
             reach::by_level(nodes, &self.marks, self.marked, m.var_count(), parallel)
         });
@@ -249,7 +249,7 @@ impl SatCounter<'_> {
             let one = |&g: &u32| -> Option<()> {
                 // SAFETY: a child's position was written in an earlier
                 // level's section, which ended before this one began.
-                let v = self.node_count_of(rank, nodes[g as usize], |i| unsafe { memo.get(i) })?;
+                let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
                 // SAFETY: distinct nodes have distinct positions, and this
                 // level's positions are read by no task of this level.
                 unsafe { memo.set(rank.position(&self.marks, g), v) };

@@ -28,7 +28,7 @@ impl Manager {
         let collect = |parallel: bool| {
             let mut marked = vec![0u64; reach::words(table.slots())];
             marked[0] |= 0b11;
-            reach::mark_roots(&table.nodes, &mut marked, &roots, parallel);
+            reach::mark_roots(table.nodes(), &mut marked, &roots, parallel);
             // The three-way split's entries are not checked one by one: its
             // results are not reused across the retrograde steps it serves.
             split3.clear(parallel);

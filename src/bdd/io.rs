@@ -259,10 +259,10 @@ impl Manager {
         }
         let root_count = read_u32(&mut r)?;
         // Room for the file's nodes at once (fewer if some exist already), so
-        // that the buckets do not grow, relinking every node, while they load.
+        // that the index does not grow, inserting every node again, while they load.
         let expected = count.min(room).min(self.table.max_nodes() as u64) as usize;
         let (pool, table) = (self.pool.as_deref(), &mut self.table);
-        run_on(pool, |parallel| table.reserve(expected, parallel));
+        run_on(pool, |parallel| table.reserve(expected, expected, parallel));
         // Local index -> (manager node, level); the terminals first.
         let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
         map.reserve(expected);

@@ -346,13 +346,13 @@ impl Manager {
     /// The node behind an index.
     #[inline(always)]
     pub(crate) fn node(&self, f: u32) -> Node {
-        self.table.nodes[f as usize]
+        self.table.nodes().get(f)
     }
 
     /// The level of a node (terminals: `TERMINAL_LEVEL`).
     #[inline(always)]
     pub(crate) fn level(&self, f: u32) -> u32 {
-        self.table.nodes[f as usize].level
+        self.table.nodes().level(f)
     }
 
     /// The cofactors of `f` with respect to the variable at `level`, where
@@ -369,7 +369,7 @@ impl Manager {
         if low == high {
             return Ok(low);
         }
-        let before = self.table.slots() - self.table.free_count();
+        let before = self.table.live();
         let id = self.table.find_or_insert(level, low, high)?;
         let live = self.table.live();
         if live > before {

@@ -6,20 +6,6 @@
 //! On this project's machines a dependent random load into 512 MB costs
 //! about 210 ns with 4 KiB pages and 165 ns with huge pages.
 
-/// Make room for one more element, doubling the capacity if full.
-#[inline]
-pub(crate) fn reserve_one<T>(v: &mut Vec<T>) {
-    if v.len() == v.capacity() {
-        grow(v);
-    }
-}
-
-#[cold]
-fn grow<T>(v: &mut Vec<T>) {
-    let cap = v.capacity();
-    v.reserve_exact(grown_capacity(cap, std::mem::size_of::<T>()) - cap);
-}
-
 /// Past this size a table grows by a quarter instead of doubling: on the
 /// largest boards the last doubling of the node arena would reserve
 /// gigabytes of address space more than the nodes need (a 7x6 count with
@@ -28,7 +14,7 @@ fn grow<T>(v: &mut Vec<T>) {
 /// (`RLIMIT_AS`), so the reservation decides whether a board fits. Growing
 /// a large table moves its pages (`mremap`), it does not copy them, so the
 /// extra growths cost little.
-const GENTLE_GROWTH_BYTES: usize = 1 << 30;
+pub(crate) const GENTLE_GROWTH_BYTES: usize = 1 << 30;
 
 /// The capacity a full table of `cap` elements of `elem_bytes` bytes grows
 /// to: twice `cap` (at least 32), or `cap` and a quarter once the table
@@ -39,6 +25,15 @@ pub(crate) fn grown_capacity(cap: usize, elem_bytes: usize) -> usize {
         cap + cap / 4
     } else {
         2 * cap
+    }
+}
+
+/// Make room for `n` more elements, growing the capacity as
+/// [`grown_capacity`] does when it is short.
+pub(crate) fn reserve_more<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() - v.len() < n {
+        let target = grown_capacity(v.capacity(), std::mem::size_of::<T>()).max(v.len() + n);
+        v.reserve_exact(target - v.len());
     }
 }
 

@@ -3,17 +3,18 @@
 
 use super::cache::Entry;
 use super::config::Config;
-use super::memory::grown_capacity;
-use super::node::Node;
+use super::index_table::{IndexTable, GROUP_SLOTS, MAX_LOAD};
+use super::pages::{Rec, PAGE};
+use super::unique::index_growth;
 
 /// The bytes the memory model charges a run whose live nodes peaked at
-/// `peak_nodes`: a node record for each; the unique table's buckets, one per
-/// slot of the capacity the arena has grown to for the peak's slots (from
-/// `config.initial_nodes`, doubling, then a quarter at a time past 1 GiB);
-/// and the computed cache ([`Config::cache_entries`] for those
-/// slots). Measured peak RSS beyond this is the free set (a bit a slot), the
-/// memo of counting and saving, the three-way split's table in a solve (an
-/// eighth of the cache's bytes), and the process itself.
+/// `peak_nodes`: a node record for each (8 bytes, `pages.rs`) and a bit of
+/// the arena's free bitmap per slot; the unique table's index
+/// ([`index_bytes`]); and the computed cache ([`Config::cache_entries`]
+/// for the peak's slots). Measured peak RSS beyond this is the arena's
+/// pages only partly used, the memo of counting and saving, the three-way
+/// split's table in a solve (an eighth of the cache's bytes), the index's
+/// growth ahead of a parallel operation, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &Config) -> u64 {
     model_bytes_with(peak_nodes, config, CACHE_ENTRY_BYTES)
 }
@@ -23,24 +24,35 @@ pub const CACHE_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 /// [`model_bytes`] for a build whose cache entries were `entry_bytes` long.
 pub fn model_bytes_with(peak_nodes: u64, config: &Config, entry_bytes: usize) -> u64 {
-    let slots = (peak_nodes as usize + 2).max(config.initial_nodes);
-    let mut capacity = config.initial_nodes + 2;
-    while capacity < slots {
-        capacity = grown_capacity(capacity, std::mem::size_of::<Node>());
-    }
-    let buckets = capacity.max(16);
+    let peak = peak_nodes as usize;
+    let slots = peak + PAGE;
+    let records = peak * std::mem::size_of::<Rec>() + slots / 8;
     let cache = config.cache_entries(slots);
-    (peak_nodes as usize * std::mem::size_of::<Node>() + buckets * std::mem::size_of::<u32>() + cache * entry_bytes)
-        as u64
+    (records + index_bytes(peak, config.initial_nodes) + cache * entry_bytes) as u64
+}
+
+/// The bytes of the index of a table that has held `peak` nodes, grown
+/// from its first size for `initial` nodes the way the table grows it
+/// (past 90% full, to room for twice the nodes, a quarter more once it
+/// holds 64 MiB).
+pub fn index_bytes(peak: usize, initial: usize) -> usize {
+    let room = |groups: usize| (groups as f64 * GROUP_SLOTS as f64 * MAX_LOAD) as usize;
+    let bytes = |groups: usize| groups * std::mem::size_of::<super::index_table::Group>();
+    let mut groups = IndexTable::groups_for(initial.max(2), MAX_LOAD);
+    while room(groups) < peak {
+        let held = room(groups) + 1;
+        groups = IndexTable::groups_for(index_growth(held, bytes(groups)), MAX_LOAD);
+    }
+    bytes(groups)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{model_bytes, model_bytes_with};
+    use super::{index_bytes, model_bytes, model_bytes_with};
     use crate::bdd::Config;
 
     #[test]
-    fn the_model_charges_nodes_buckets_and_cache() {
+    fn the_model_charges_records_bitmap_index_and_cache() {
         let config = Config {
             initial_nodes: 1 << 10,
             cache_ratio: 1,
@@ -48,29 +60,27 @@ mod tests {
             min_cache_entries: 256,
             ..Config::default()
         };
-        // 1000 nodes: 1002 slots fit the arena's first 1026 (the 1024 asked
-        // for and the two terminals): 1026 buckets and 1024 cache entries.
-        assert_eq!(model_bytes(1000, &config), 1000 * 16 + 1026 * 4 + 1024 * 16);
-        // Half as many cache entries with two slots per entry.
+        // 1024 initial nodes: 95 groups of 12 slots (1,140 slots, 1,026 at
+        // 90%): 6,080 bytes. 1000 nodes fit; 2000 grow it once, to room
+        // for twice 1,027 nodes: 191 groups.
+        assert_eq!(index_bytes(1000, 1 << 10), 95 * 64);
+        assert_eq!(index_bytes(2000, 1 << 10), 191 * 64);
+        // 1000 nodes: 8 bytes each, a bit for each of their slots and page
+        // 0's 4096, the index, and 8192 cache entries (5,096 slots).
+        let records = 1000 * 8 + 5096 / 8;
+        assert_eq!(model_bytes(1000, &config), (records + 95 * 64 + 8192 * 16) as u64);
+        // Half as many cache entries with two slots per entry; 20-byte entries.
         let halved = Config { cache_ratio: 2, ..config.clone() };
-        assert_eq!(model_bytes(1000, &halved), 1000 * 16 + 1026 * 4 + 512 * 16);
-        // A build with 20-byte cache entries.
-        assert_eq!(model_bytes_with(1000, &config, 20), 1000 * 16 + 1026 * 4 + 1024 * 20);
-        // With a floor of 2^22 entries the cache holds four entries per
-        // slot below it (the 1024 slots asked for: 4096), and the
-        // floor itself once that is more (2 M nodes: 2^22 entries, not
-        // 2^21), unless the cap is smaller.
-        let floored = Config { min_cache_entries: 1 << 22, ..config.clone() };
-        assert_eq!(model_bytes(1000, &floored), 1000 * 16 + 1026 * 4 + 4096 * 16);
-        let (two_m, buckets) = (2_000_000, 1026 << 11);
-        assert_eq!(model_bytes(two_m, &floored), two_m * 16 + buckets * 4 + (1 << 22) * 16);
-        let capped = Config { max_cache_entries: 1 << 20, ..floored.clone() };
-        assert_eq!(model_bytes(two_m, &capped), two_m * 16 + buckets * 4 + (1 << 20) * 16);
-        // 100 M nodes: the arena doubles from 1026 slots to 1026 * 2^16 =
-        // 67,239,936 (past 1 GiB of 16-byte nodes), then grows by a quarter:
-        // 84,049,920, then 105,062,400 slots, as many buckets; the cache
-        // stops at its configured size.
+        assert_eq!(model_bytes(1000, &halved), (records + 95 * 64 + 4096 * 16) as u64);
+        assert_eq!(model_bytes_with(1000, &config, 20), (records + 95 * 64 + 8192 * 20) as u64);
+        // 100 M nodes: the index doubles up to 64 MiB, then grows by a
+        // quarter; it ends between 100 M / 0.9 and 1.25 times that many
+        // slots; the cache stops at its configured size.
         let big = 100_000_000;
-        assert_eq!(model_bytes(big, &config), big * 16 + 105_062_400 * 4 + (1 << 26) * 16);
+        let index = index_bytes(big, 1 << 10);
+        let slots = index / 64 * 12;
+        assert!(slots as f64 * 0.9 >= big as f64 && (slots as f64) < 1.25 * big as f64 / 0.9 + 24.0, "{slots}");
+        let records = big * 8 + (big + 4096) / 8;
+        assert_eq!(model_bytes(big as u64, &config), (records + index + (1 << 26) * 16) as u64);
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Widths are fixed and documented: a [`Var`] and a [`Level`] fit in 16 bits of
 //! meaning (at most [`MAX_VARS`] variables), a node index is a `u32`, so one
-//! manager holds fewer than 2^32 nodes. A [`Node`] is 16 bytes.
+//! manager holds fewer than 2^32 nodes. A [`Node`] is the value read from the
+//! arena (`pages.rs`), which stores 8 bytes a node and the level once per page.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,10 +14,7 @@ pub const MAX_VARS: usize = 1 << 15;
 /// `min(level(f), level(g))` picks the top variable of two operands.
 pub(crate) const TERMINAL_LEVEL: u32 = u32::MAX - 1;
 
-/// Level stored in a freed node slot; no live node has it.
-pub(crate) const FREE_LEVEL: u32 = u32::MAX;
-
-/// "No node": ends a hash chain.
+/// "No node": both children of a free slot's record (and of the terminals').
 pub(crate) const NIL: u32 = u32::MAX;
 
 /// A Boolean variable, named by the order in which it was created (0, 1, ...).
@@ -55,21 +53,17 @@ impl Bdd {
     }
 }
 
-/// One decision node: `if var(level) then high else low`, plus the unique-table
-/// chain link. Free slots have `level == FREE_LEVEL` (their other fields are
-/// unused; the free set of the unique table records them).
+/// One decision node: `if var(level) then high else low`, as read from the
+/// arena (its record and its page's level).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]
 pub(crate) struct Node {
     pub level: u32,
     pub low: u32,
     pub high: u32,
-    pub next: u32,
 }
 
 impl Node {
-    pub const TERMINAL: Node = Node { level: TERMINAL_LEVEL, low: NIL, high: NIL, next: NIL };
-
     /// The cofactors of the function `f` whose node this is, with respect to
     /// the variable at `level <= self.level`: its children at its own level,
     /// else `f` twice (`f` does not depend on that variable).

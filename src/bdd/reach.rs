@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::node::Node;
+use super::pages::Nodes;
 use super::par::SPAWN_DEPTH;
 
 // The atomic view of a bit vector below relies on equal layouts.
@@ -34,7 +34,7 @@ pub(crate) fn words(slots: usize) -> usize {
 
 /// Mark every internal node reachable from `roots` whose bit is clear, and
 /// return how many were marked. A node already marked is not entered again.
-pub(crate) fn mark(nodes: &[Node], bits: &mut [u64], roots: &[u32]) -> usize {
+pub(crate) fn mark(nodes: Nodes, bits: &mut [u64], roots: &[u32]) -> usize {
     let mut marked = 0;
     let mut stack = roots.to_vec();
     while let Some(g) = stack.pop() {
@@ -42,7 +42,7 @@ pub(crate) fn mark(nodes: &[Node], bits: &mut [u64], roots: &[u32]) -> usize {
         if g > 1 && bits[word] & bit == 0 {
             bits[word] |= bit;
             marked += 1;
-            let n = nodes[g as usize];
+            let n = nodes.get(g);
             stack.extend([n.low, n.high]);
         }
     }
@@ -52,7 +52,7 @@ pub(crate) fn mark(nodes: &[Node], bits: &mut [u64], roots: &[u32]) -> usize {
 /// [`mark`] from one root on the current rayon pool: both children of a
 /// node near the top in parallel tasks, below them with an explicit stack.
 /// A node is claimed by setting its bit atomically, so each is entered once.
-pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u32) -> usize {
+pub(crate) fn mark_parallel(nodes: Nodes, bits: &[AtomicU64], f: u32, depth: u32) -> usize {
     let claim = |g: u32| {
         let (word, bit) = (&bits[g as usize / 64], 1u64 << (g % 64));
         g > 1 && word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
@@ -61,7 +61,7 @@ pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u
         if !claim(f) {
             return 0;
         }
-        let n = nodes[f as usize];
+        let n = nodes.get(f);
         let (a, b) = rayon::join(
             || mark_parallel(nodes, bits, n.low, depth + 1),
             || mark_parallel(nodes, bits, n.high, depth + 1),
@@ -73,7 +73,7 @@ pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u
     while let Some(g) = stack.pop() {
         if claim(g) {
             marked += 1;
-            let n = nodes[g as usize];
+            let n = nodes.get(g);
             stack.extend([n.low, n.high]);
         }
     }
@@ -82,7 +82,7 @@ pub(crate) fn mark_parallel(nodes: &[Node], bits: &[AtomicU64], f: u32, depth: u
 
 /// [`mark`], or with `parallel` on the current rayon pool: the roots in
 /// parallel, each by [`mark_parallel`].
-pub(crate) fn mark_roots(nodes: &[Node], bits: &mut [u64], roots: &[u32], parallel: bool) -> usize {
+pub(crate) fn mark_roots(nodes: Nodes, bits: &mut [u64], roots: &[u32], parallel: bool) -> usize {
     if !parallel {
         return mark(nodes, bits, roots);
     }
@@ -93,7 +93,7 @@ pub(crate) fn mark_roots(nodes: &[Node], bits: &mut [u64], roots: &[u32], parall
 impl super::manager::Manager {
     /// [`mark_roots`] on the manager's pool if it has one, else on the calling thread.
     pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
-        let nodes = &self.table.nodes;
+        let nodes = self.table.nodes();
         super::manager::run_on(self.pool.as_deref(), |parallel| mark_roots(nodes, bits, roots, parallel))
     }
 }
@@ -119,7 +119,7 @@ const LEVEL_CHUNK_WORDS: usize = 1 << 12;
 /// level, then writes them at its own positions). Also returns each level's
 /// range in that list.
 pub(crate) fn by_level(
-    nodes: &[Node],
+    nodes: Nodes,
     bits: &[u64],
     count: usize,
     levels: usize,
@@ -128,7 +128,7 @@ pub(crate) fn by_level(
     // Each chunk with the slot of its first bit.
     let chunks: Vec<(usize, &[u64])> =
         bits.chunks(LEVEL_CHUNK_WORDS).enumerate().map(|(k, words)| (k * LEVEL_CHUNK_WORDS * 64, words)).collect();
-    let level_of = |base: usize, g: u32| nodes[base + g as usize].level as usize;
+    let level_of = |base: usize, g: u32| nodes.level(base as u32 + g) as usize;
     let histogram = |&(base, words): &(usize, &[u64])| {
         let mut width = vec![0usize; levels];
         for_each_set(words, |g| width[level_of(base, g)] += 1);
@@ -249,14 +249,14 @@ impl Rank {
 #[cfg(test)]
 mod tests {
     use super::{by_level, words, LEVEL_CHUNK_WORDS};
-    use crate::bdd::node::Node;
+    use crate::bdd::pages::{Nodes, Rec, PAGE};
 
     /// Over several chunks, on one thread and on two, the counting sort gives
     /// the order it promises: deepest level first, slots increasing within a
     /// level, each level's range holding exactly its nodes.
     #[test]
     fn by_level_sorts_deepest_level_first_on_any_number_of_threads() {
-        let (slots, levels) = (3 * LEVEL_CHUNK_WORDS * 64 + 1000, 7);
+        let (slots, levels) = ((3 * LEVEL_CHUNK_WORDS * 64 + 1000).next_multiple_of(PAGE), 7);
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
             x ^= x << 13;
@@ -264,24 +264,25 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let nodes: Vec<Node> =
-            (0..slots).map(|_| Node { level: (next() % levels as u64) as u32, ..Node::TERMINAL }).collect();
+        let page_levels: Vec<u32> = (0..slots / PAGE).map(|_| (next() % levels as u64) as u32).collect();
+        let recs = vec![Rec::FREE; slots];
+        let nodes = Nodes::new(&recs, &page_levels);
         let mut bits = vec![0u64; words(slots)];
         let marked: Vec<u32> = (2..slots as u32).filter(|_| next() % 3 == 0).collect();
         for &g in &marked {
             bits[g as usize / 64] |= 1 << (g % 64);
         }
         let mut want = marked.clone();
-        want.sort_by_key(|&g| (std::cmp::Reverse(nodes[g as usize].level), g));
-        let one = by_level(&nodes, &bits, marked.len(), levels, false);
+        want.sort_by_key(|&g| (std::cmp::Reverse(nodes.level(g)), g));
+        let one = by_level(nodes, &bits, marked.len(), levels, false);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        let two = pool.install(|| by_level(&nodes, &bits, marked.len(), levels, true));
+        let two = pool.install(|| by_level(nodes, &bits, marked.len(), levels, true));
         assert_eq!(one.0, want);
         assert_eq!(two, one);
         for (level, range) in one.1.iter().enumerate() {
-            let of_level = want.iter().filter(|&&g| nodes[g as usize].level as usize == level).count();
+            let of_level = want.iter().filter(|&&g| nodes.level(g) as usize == level).count();
             assert_eq!(range.len(), of_level, "level {level}");
-            assert!(one.0[range.clone()].iter().all(|&g| nodes[g as usize].level as usize == level));
+            assert!(one.0[range.clone()].iter().all(|&g| nodes.level(g) as usize == level));
         }
     }
 }

@@ -131,7 +131,7 @@ impl<'a> Seq<'a> {
 impl Recursor for Seq<'_> {
     #[inline(always)]
     fn node(&self, f: u32) -> Node {
-        self.get().table.nodes[f as usize]
+        self.get().table.nodes().get(f)
     }
 
     #[inline(always)]

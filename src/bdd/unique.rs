@@ -1,52 +1,39 @@
-//! Node arena and unique table.
+//! The unique table: the node arena (`pages.rs`) and its index
+//! (`index_table.rs`).
 //!
 //! Invariants:
 //! - slots 0 and 1 are the terminals FALSE and TRUE and are never freed;
-//! - every other slot is either live (a variable level) or free
-//!   (`level == FREE_LEVEL`, its bit set in the free set);
-//! - every live internal node is in exactly one hash chain, the one of its
-//!   bucket, and no two live nodes have the same `(level, low, high)`;
-//! - `buckets.len()` is at least the number of slots (one bucket per slot of
-//!   the arena's capacity once it has grown), so chains stay short (load
-//!   factor at most 1); a hash is mapped onto the buckets by the high half of
-//!   its product with their number (any number of buckets, not only a power
-//!   of two);
+//! - the index holds every internal node exactly once, and no two nodes
+//!   have the same `(level, low, high)`;
+//! - the index has room for every node at its largest load: it grows
+//!   (doubling, by a quarter once it holds 64 MiB) when the nodes outgrow
+//!   it, and a parallel operation adds no more nodes than it has room for;
+//! - at most `max_nodes` slots are in use (terminals included);
 //! - slots never move: a node keeps its index until it is freed by a GC.
-
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::free::{FreeParts, FreeSet};
-use super::memory::{grown_capacity, reserve_one, reserve_total};
-use super::node::{Node, FREE_LEVEL, NIL};
+use super::index_table::{IndexTable, Vacancy, MAX_LOAD};
+use super::memory::{grown_capacity, reserve_total};
+use super::node::NIL;
+use super::pages::{Arena, Nodes, Rec, MAX_SLOTS, NO_LEVEL, PAGE};
+use super::shared_pages::{Returned, SharedArena};
 
-/// Slots per task of a parallel sweep or chain rebuild.
-const SWEEP_CHUNK: usize = 1 << 16;
-
-/// The table is at its configured node limit.
+/// The table is at its configured node limit (or, in a parallel
+/// operation, at the end of its reserved capacity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Full;
 
 pub(crate) struct NodeTable {
-    /// All slots, terminals included.
-    pub nodes: Vec<Node>,
-    /// Head of each hash chain, `NIL` when empty.
-    buckets: Vec<u32>,
-    /// Free slots, handed out lowest first.
-    free: FreeSet,
-    /// Most slots the arena may hold (terminals included).
+    /// Every slot, terminals included.
+    pub arena: Arena,
+    /// Every internal node, by hash.
+    pub index: IndexTable,
+    /// Most slots in use (terminals included).
     max_nodes: usize,
-}
-
-/// See [`NodeTable::parallel_parts`].
-pub(crate) struct ParallelParts {
-    pub nodes: *mut Node,
-    pub cap: usize,
-    pub len: usize,
-    pub free: FreeParts,
-    pub buckets: *mut u32,
-    pub bucket_len: usize,
+    /// Whether the running parallel operation's budget is the node limit's
+    /// (else the index's room).
+    limit_binds: bool,
 }
 
 /// The capacity [`NodeTable::reserve`] grows an arena of `len` slots and
@@ -55,16 +42,28 @@ pub(crate) struct ParallelParts {
 /// does: doubling, then by a quarter), so that once grown it has room for a
 /// quarter more than the slots it then holds and grows again only after its
 /// slots have grown by about a fifth of its capacity: every growth resizes
-/// the buckets and relinks every node.
+/// the index and inserts every node again.
 pub(crate) fn reserve_target(len: usize, capacity: usize, spare: usize) -> Option<usize> {
     let wanted = (len / 4).max(spare);
-    (capacity - len < wanted).then(|| grown_capacity(capacity, std::mem::size_of::<Node>()).max(len + wanted))
+    (capacity - len < wanted).then(|| grown_capacity(capacity, std::mem::size_of::<Rec>()).max(len + wanted))
 }
 
-/// The bucket of hash `h` among `len` buckets: the high half of `h · len`.
-#[inline(always)]
-pub(crate) fn bucket_of(h: u64, len: usize) -> usize {
-    ((h as u128 * len as u128) >> 64) as usize
+/// Past this size the index grows by a quarter instead of doubling: every
+/// byte of it is touched (a hash table fills evenly), so its slack is
+/// resident memory, and growing by a quarter costs only more rebuilds
+/// (each inserts every node again: about five times the nodes in all
+/// instead of twice).
+pub(crate) const INDEX_GENTLE_BYTES: usize = 64 << 20;
+
+/// The entries an index of `bytes` bytes holding `held` nodes grows to
+/// have room for: twice the nodes, a quarter more once it holds
+/// [`INDEX_GENTLE_BYTES`].
+pub(crate) fn index_growth(held: usize, bytes: usize) -> usize {
+    if bytes >= INDEX_GENTLE_BYTES {
+        held + held / 4
+    } else {
+        2 * held
+    }
 }
 
 #[inline(always)]
@@ -74,27 +73,45 @@ pub(crate) fn hash(level: u32, low: u32, high: u32) -> u64 {
     (mixed ^ (mixed >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
+/// Call `f` with the hash and slot of each node of page `p`.
+#[inline]
+fn page_nodes(arena: &Arena, p: usize, mut f: impl FnMut(u64, u32)) {
+    let level = arena.levels[p];
+    if level == NO_LEVEL {
+        return;
+    }
+    for (j, r) in arena.recs[p * PAGE..(p + 1) * PAGE].iter().enumerate() {
+        if !r.is_free() {
+            f(hash(level, r.low, r.high), (p * PAGE + j) as u32);
+        }
+    }
+}
+
 impl NodeTable {
-    /// An arena with room reserved for `initial` slots that may grow to `max_nodes`.
+    /// A table with room reserved for `initial` slots that may grow to `max_nodes`.
     pub fn new(initial: usize, max_nodes: usize) -> NodeTable {
         let max_nodes = max_nodes.clamp(2, NIL as usize);
         let initial = initial.clamp(2, max_nodes);
-        let bucket_len = initial.max(16);
-        let mut nodes = vec![Node::TERMINAL; 2];
-        nodes.reserve_exact(initial);
-        NodeTable { nodes, buckets: vec![NIL; bucket_len], free: FreeSet::new(2), max_nodes }
+        let index = IndexTable::new(IndexTable::groups_for(initial, MAX_LOAD));
+        NodeTable { arena: Arena::new(initial), index, max_nodes, limit_binds: false }
     }
 
-    /// Slots in use (live nodes, terminals included).
+    /// The nodes, for reading.
+    #[inline(always)]
+    pub fn nodes(&self) -> Nodes<'_> {
+        self.arena.nodes()
+    }
+
+    /// Slots in use (internal nodes and the terminals).
     #[inline]
     pub fn live(&self) -> usize {
-        self.nodes.len() - self.free.count()
+        self.arena.nodes_held() + 2
     }
 
-    /// Slots ever allocated (live or free).
+    /// Slots in all (live, free and page 0's unused ones).
     #[inline]
     pub fn slots(&self) -> usize {
-        self.nodes.len()
+        self.arena.recs.len()
     }
 
     /// The configured node limit.
@@ -102,211 +119,125 @@ impl NodeTable {
         self.max_nodes
     }
 
-    /// Bytes held by the arena, the bucket array and the free set.
+    /// Bytes held by the arena and the index.
     pub fn bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.buckets.len() * 4 + self.free.bytes()
+        self.arena.bytes() + self.index.bytes()
     }
 
     /// Raise or lower the node limit (never below the slots already in use).
     pub fn set_max_nodes(&mut self, max_nodes: usize) {
-        self.max_nodes = max_nodes.clamp(self.nodes.len(), NIL as usize);
+        self.max_nodes = max_nodes.clamp(self.live(), NIL as usize);
     }
 
     /// The index of the node `(level, low, high)`, created if absent.
     /// The caller has already applied the reduction rule `low != high`.
     #[inline]
     pub fn find_or_insert(&mut self, level: u32, low: u32, high: u32) -> Result<u32, Full> {
-        let bucket = bucket_of(hash(level, low, high), self.buckets.len());
-        let mut i = self.buckets[bucket];
-        while i != NIL {
-            let n = &self.nodes[i as usize];
-            if n.level == level && n.low == low && n.high == high {
-                return Ok(i);
-            }
-            i = n.next;
-        }
-        let id = self.alloc()?;
-        let next = self.buckets[bucket];
-        self.nodes[id as usize] = Node { level, low, high, next };
-        self.buckets[bucket] = id;
-        if self.nodes.len() > self.buckets.len() {
-            self.grow_buckets();
-        }
-        Ok(id)
-    }
-
-    #[inline]
-    fn alloc(&mut self) -> Result<u32, Full> {
-        if let Some(id) = self.free.take() {
-            return Ok(id);
-        }
-        if self.nodes.len() >= self.max_nodes {
+        let h = hash(level, low, high);
+        let nodes = self.arena.nodes();
+        let is_key = |i: u32| {
+            let n = nodes.get(i);
+            n.low == low && n.high == high && n.level == level
+        };
+        let at = match self.index.find(h, Vacancy::default(), is_key) {
+            Ok(i) => return Ok(i),
+            Err(at) => at,
+        };
+        if self.live() >= self.max_nodes {
             return Err(Full);
         }
-        let id = self.nodes.len() as u32;
-        reserve_one(&mut self.nodes);
-        self.nodes.push(Node::TERMINAL);
-        self.free.push_slot(id as usize);
+        let id = self.arena.alloc(level).ok_or(Full)?;
+        self.arena.recs[id as usize] = Rec { low, high };
+        self.index.fill(h, at, id);
+        if self.arena.nodes_held() > self.index.room() {
+            self.grow_index(self.arena.nodes_held(), false);
+        }
         Ok(id)
     }
 
-    /// One bucket per slot of the arena's capacity.
-    fn grow_buckets(&mut self) {
-        self.resize_buckets(self.nodes.capacity().max(self.nodes.len()), false);
-    }
-
-    /// `len` buckets, every chain rebuilt (with `parallel`, on the current
-    /// rayon pool).
-    fn resize_buckets(&mut self, len: usize, parallel: bool) {
-        self.buckets = Vec::new();
-        self.buckets = vec![NIL; len];
-        if parallel {
-            self.relink_parallel();
-        } else {
-            self.relink();
+    /// Make the index take `entries` nodes: when it cannot, an index with
+    /// room for them and for [`index_growth`]'s, every node inserted again (with
+    /// `parallel`, on the current rayon pool).
+    #[cold]
+    fn grow_index(&mut self, entries: usize, parallel: bool) {
+        if entries <= self.index.room() {
+            return;
         }
+        let grown = index_growth(self.arena.nodes_held(), self.index.bytes());
+        self.index.reset(IndexTable::groups_for(entries.max(grown), MAX_LOAD), parallel);
+        self.reindex(parallel);
     }
 
-    /// Free every internal slot for which `keep` is false, then rebuild all
-    /// hash chains and the free set. Returns the number of nodes freed.
+    /// Free every internal node for which `keep` is false, then rebuild the
+    /// arena's free slots and the index. Returns the number of nodes freed.
     pub fn sweep(&mut self, keep: impl Fn(usize) -> bool + Sync, parallel: bool) -> usize {
-        let free_chunk = |(k, chunk): (usize, &mut [Node])| -> usize {
-            let mut freed = 0;
-            for (j, n) in chunk.iter_mut().enumerate() {
-                let i = k * SWEEP_CHUNK + j;
-                if i >= 2 && n.level != FREE_LEVEL && !keep(i) {
-                    n.level = FREE_LEVEL;
-                    freed += 1;
-                }
-            }
-            freed
-        };
-        let freed = if parallel {
-            self.nodes.par_chunks_mut(SWEEP_CHUNK).enumerate().map(free_chunk).sum()
-        } else {
-            self.nodes.chunks_mut(SWEEP_CHUNK).enumerate().map(free_chunk).sum()
-        };
-        if parallel {
-            self.relink_parallel();
-        } else {
-            self.relink();
-        }
+        let freed = self.arena.sweep(keep, parallel);
+        self.index.clear(parallel);
+        self.reindex(parallel);
         freed
     }
 
-    /// Rebuild hash chains and the free set from the slots' levels.
-    fn relink(&mut self) {
-        self.buckets.fill(NIL);
-        self.free.reset(self.nodes.len());
-        for i in (2..self.nodes.len()).rev() {
-            let n = self.nodes[i];
-            if n.level == FREE_LEVEL {
-                self.free.mark(i);
-            } else {
-                let bucket = bucket_of(hash(n.level, n.low, n.high), self.buckets.len());
-                self.nodes[i].next = self.buckets[bucket];
-                self.buckets[bucket] = i as u32;
-            }
+    /// Insert every internal node into the (empty) index.
+    fn reindex(&mut self, parallel: bool) {
+        let (arena, index) = (&self.arena, &mut self.index);
+        if parallel {
+            let index = &*index;
+            (1..arena.pages()).into_par_iter().for_each(|p| page_nodes(arena, p, |h, i| index.insert_new_shared(h, i)));
+        } else {
+            (1..arena.pages()).for_each(|p| page_nodes(arena, p, |h, i| index.insert_new(h, i)));
         }
     }
 
-    /// [`NodeTable::relink`] on the current rayon pool: the same free set,
-    /// each live node pushed onto its chain by compare-and-swap (the order
-    /// within a chain may differ).
-    fn relink_parallel(&mut self) {
-        self.buckets.par_iter_mut().for_each(|b| *b = NIL);
-        let nodes = &self.nodes;
-        self.free.rebuild_parallel(nodes.len(), |i| i >= 2 && nodes[i].level == FREE_LEVEL);
-        // SAFETY: AtomicU32 has the layout of u32; the buckets are accessed
-        // only through this view until the loop ends.
-        let buckets = unsafe { &*(self.buckets.as_mut_slice() as *mut [u32] as *const [AtomicU32]) };
-        let bucket_len = buckets.len();
-        self.nodes.par_chunks_mut(SWEEP_CHUNK).enumerate().for_each(|(k, chunk)| {
-            for (j, n) in chunk.iter_mut().enumerate() {
-                let i = k * SWEEP_CHUNK + j;
-                if i < 2 || n.level == FREE_LEVEL {
-                    continue;
-                }
-                let bucket = &buckets[bucket_of(hash(n.level, n.low, n.high), bucket_len)];
-                let mut head = bucket.load(Ordering::Relaxed);
-                loop {
-                    n.next = head;
-                    match bucket.compare_exchange_weak(head, i as u32, Ordering::Relaxed, Ordering::Relaxed) {
-                        Ok(_) => break,
-                        Err(now) => head = now,
-                    }
-                }
-            }
-        });
+    /// Whether the node in slot `i` is in the index.
+    pub fn is_indexed(&self, i: u32) -> bool {
+        let n = self.arena.nodes().get(i);
+        self.index.contains(hash(n.level, n.low, n.high), i)
     }
 
-    /// Whether the live node `i` is reachable through its own hash chain.
-    pub fn is_in_chain(&self, i: u32) -> bool {
-        let n = self.nodes[i as usize];
-        let mut j = self.buckets[bucket_of(hash(n.level, n.low, n.high), self.buckets.len())];
-        while j != NIL {
-            if j == i {
-                return true;
-            }
-            j = self.nodes[j as usize].next;
+    /// Make room for `nodes` more nodes in the index (and a sixteenth of
+    /// the nodes more) and, in the arena, for `slots` more slots and a
+    /// quarter of its slots more (growing as a full arena does; capacity not
+    /// used is not memory): before a parallel operation (its threads can
+    /// grow neither) and before a file's nodes are loaded (each growth of
+    /// the index inserts every node again; with `parallel`, on the current
+    /// rayon pool).
+    pub fn reserve(&mut self, nodes: usize, slots: usize, parallel: bool) {
+        let (len, capacity) = (self.arena.recs.len(), self.arena.recs.capacity());
+        if let Some(target) = reserve_target(len, capacity, slots) {
+            reserve_total(&mut self.arena.recs, target.next_multiple_of(PAGE).min(MAX_SLOTS).max(len));
         }
-        false
+        let held = self.arena.nodes_held();
+        self.grow_index(held + nodes.max(held / 16), parallel);
     }
 
-    /// Make room for `spare` more nodes: capacity for at least a quarter of
-    /// the slots more and at least `spare` slots (growing as a full arena does,
-    /// within the node limit) and buckets for every slot of that capacity, so
-    /// that neither has to grow while they are added: before a parallel
-    /// operation (its threads cannot grow the table) and before a file's nodes
-    /// are loaded (each growth of the buckets relinks every node; with
-    /// `parallel`, on the current rayon pool).
-    pub fn reserve(&mut self, spare: usize, parallel: bool) {
-        if let Some(target) = reserve_target(self.nodes.len(), self.nodes.capacity(), spare) {
-            reserve_total(&mut self.nodes, target.min(self.max_nodes));
-        }
-        let cap = self.nodes.capacity().min(self.max_nodes);
-        if self.buckets.len() < cap {
-            self.resize_buckets(cap, parallel);
-        }
+    /// Share the arena with the threads of a parallel operation over
+    /// `levels` levels (see `shared_pages.rs`). Its budget is what both the
+    /// node limit and the index's room allow.
+    pub fn share(&mut self, levels: usize) -> (SharedArena<'_>, &IndexTable) {
+        self.arena.cover_levels(levels);
+        let by_limit = self.max_nodes - self.live();
+        let by_index = self.index.room().saturating_sub(self.arena.nodes_held());
+        self.limit_binds = by_limit <= by_index;
+        (SharedArena::new(&mut self.arena, by_limit.min(by_index)), &self.index)
     }
 
-    /// Whether a parallel operation that ran out of slots can get more.
+    /// Take back the arena after a parallel operation; whether it reached
+    /// the node limit (spent a budget that the limit set).
+    pub fn finish_parallel(&mut self, returned: Returned) -> bool {
+        let spent = returned.spent();
+        self.arena.finish_parallel(returned);
+        spent && self.limit_binds
+    }
+
+    /// Whether the arena's capacity can grow (for a parallel operation that
+    /// ran out of pages).
     pub fn can_grow(&self) -> bool {
-        self.nodes.capacity() < self.max_nodes
+        self.arena.recs.capacity() < MAX_SLOTS
     }
 
-    /// The raw parts a parallel operation shares (see `par.rs`).
-    pub fn parallel_parts(&mut self) -> ParallelParts {
-        ParallelParts {
-            nodes: self.nodes.as_mut_ptr(),
-            cap: self.nodes.capacity().min(self.max_nodes).min(self.buckets.len()),
-            len: self.nodes.len(),
-            free: self.free.parallel_parts(),
-            buckets: self.buckets.as_mut_ptr(),
-            bucket_len: self.buckets.len(),
-        }
-    }
-
-    /// Take back the table after a parallel operation: the arena holds `len`
-    /// slots (every slot below it written); `taken` slots of the free set
-    /// were handed out and `spare` ones are free again (see
-    /// [`FreeSet::finish_parallel`]).
-    pub fn finish_parallel(&mut self, len: usize, taken: usize, spare: &[u32]) {
-        debug_assert!(len >= self.nodes.len() && len <= self.nodes.capacity());
-        // SAFETY: every slot below `len` was written by the parallel
-        // operation (a node, or a free slot given back) or before it.
-        unsafe { self.nodes.set_len(len) };
-        self.free.finish_parallel(len, taken, spare);
-    }
-
-    /// Whether the free set holds exactly the free slots.
-    pub fn free_set_is_exact(&self) -> bool {
-        self.free.is_exact(self.nodes.len(), |i| i >= 2 && self.nodes[i].level == FREE_LEVEL)
-    }
-
-    /// Number of free slots.
-    pub fn free_count(&self) -> usize {
-        self.free.count()
+    /// Whether the arena's free slots and counts are consistent.
+    pub fn check_arena(&self) -> Result<(), String> {
+        self.arena.check()
     }
 }
 
@@ -326,7 +257,7 @@ mod tests {
     }
 
     /// An arena whose slots grow a few at a time between parallel operations
-    /// grows (and relinks its buckets) a few dozen times from a thousand slots to a
+    /// grows (and rebuilds its index) a few dozen times from a thousand slots to a
     /// billion, in the doubling and in the quarter-growth regime alike, not once for
     /// every few hundred slots.
     #[test]
