@@ -63,6 +63,13 @@ impl Vacancy {
 /// The hash table. See the module documentation.
 pub(crate) struct IndexTable {
     groups: Vec<Group>,
+    /// Most entries at [`MAX_LOAD`].
+    room: usize,
+}
+
+/// Most entries `groups` groups take at [`MAX_LOAD`].
+pub(crate) fn room_of(groups: usize) -> usize {
+    (groups as f64 * GROUP_SLOTS as f64 * MAX_LOAD) as usize
 }
 
 /// The tag of hash `h`: eight of its middle bits, never 0.
@@ -98,7 +105,7 @@ impl IndexTable {
     pub fn new(groups: usize) -> IndexTable {
         let mut v = Vec::new();
         v.resize_with(groups.max(1), Group::default);
-        IndexTable { groups: v }
+        IndexTable { room: room_of(v.len()), groups: v }
     }
 
     /// Groups that hold `entries` at a load of `load`.
@@ -112,8 +119,9 @@ impl IndexTable {
     }
 
     /// Most entries the table takes at [`MAX_LOAD`].
+    #[inline]
     pub fn room(&self) -> usize {
-        (self.slots() as f64 * MAX_LOAD) as usize
+        self.room
     }
 
     /// Bytes held.
@@ -232,6 +240,7 @@ impl IndexTable {
         } else {
             v.resize_with(groups.max(1), Group::default);
         }
+        self.room = room_of(v.len());
         self.groups = v;
     }
 }

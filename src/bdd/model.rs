@@ -3,7 +3,7 @@
 
 use super::cache::Entry;
 use super::config::Config;
-use super::index_table::{IndexTable, GROUP_SLOTS, MAX_LOAD};
+use super::index_table::{room_of, IndexTable, MAX_LOAD};
 use super::pages::{Rec, PAGE};
 use super::unique::index_growth;
 
@@ -36,11 +36,10 @@ pub fn model_bytes_with(peak_nodes: u64, config: &Config, entry_bytes: usize) ->
 /// (past 90% full, to room for twice the nodes, a quarter more once it
 /// holds 64 MiB).
 pub fn index_bytes(peak: usize, initial: usize) -> usize {
-    let room = |groups: usize| (groups as f64 * GROUP_SLOTS as f64 * MAX_LOAD) as usize;
     let bytes = |groups: usize| groups * std::mem::size_of::<super::index_table::Group>();
     let mut groups = IndexTable::groups_for(initial.max(2), MAX_LOAD);
-    while room(groups) < peak {
-        let held = room(groups) + 1;
+    while room_of(groups) < peak {
+        let held = room_of(groups) + 1;
         groups = IndexTable::groups_for(index_growth(held, bytes(groups)), MAX_LOAD);
     }
     bytes(groups)
