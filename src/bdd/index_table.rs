@@ -113,11 +113,6 @@ impl IndexTable {
         ((entries as f64 / (GROUP_SLOTS as f64 * load)).ceil() as usize).max(1)
     }
 
-    /// Slots in all.
-    pub fn slots(&self) -> usize {
-        self.groups.len() * GROUP_SLOTS
-    }
-
     /// Most entries the table takes at [`MAX_LOAD`].
     #[inline]
     pub fn room(&self) -> usize {
