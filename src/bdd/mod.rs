@@ -51,7 +51,7 @@ pub use huge::{on_failure as on_allocation_failure, HugePageAlloc};
 pub use io::{LoadError, FORMAT_VERSION, MAGIC};
 pub(crate) use manager::run_on;
 pub use manager::{Manager, Renaming, VarSet};
-pub use model::{model_bytes, model_bytes_with, CACHE_ENTRY_BYTES};
+pub use model::{model_bytes, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;
 pub use stats::{GcReport, Stats};

@@ -16,26 +16,21 @@ use super::unique::index_growth;
 /// split's table in a solve (an eighth of the cache's bytes), the index's
 /// growth ahead of a parallel operation, and the process itself.
 pub fn model_bytes(peak_nodes: u64, config: &Config) -> u64 {
-    model_bytes_with(peak_nodes, config, CACHE_ENTRY_BYTES)
+    let peak = peak_nodes as usize;
+    let slots = peak + PAGE;
+    let records = peak * std::mem::size_of::<Rec>() + slots / 8;
+    let cache = config.cache_entries(slots);
+    (records + index_bytes(peak, config.initial_nodes) + cache * CACHE_ENTRY_BYTES) as u64
 }
 
 /// Bytes of a computed-cache entry.
 pub const CACHE_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
-/// [`model_bytes`] for a build whose cache entries were `entry_bytes` long.
-pub fn model_bytes_with(peak_nodes: u64, config: &Config, entry_bytes: usize) -> u64 {
-    let peak = peak_nodes as usize;
-    let slots = peak + PAGE;
-    let records = peak * std::mem::size_of::<Rec>() + slots / 8;
-    let cache = config.cache_entries(slots);
-    (records + index_bytes(peak, config.initial_nodes) + cache * entry_bytes) as u64
-}
-
 /// The bytes of the index of a table that has held `peak` nodes, grown
 /// from its first size for `initial` nodes the way the table grows it
 /// (past 90% full, to room for twice the nodes, a quarter more once it
 /// holds 64 MiB).
-pub fn index_bytes(peak: usize, initial: usize) -> usize {
+pub(crate) fn index_bytes(peak: usize, initial: usize) -> usize {
     let bytes = |groups: usize| groups * std::mem::size_of::<super::index_table::Group>();
     let mut groups = IndexTable::groups_for(initial.max(2), MAX_LOAD);
     while room_of(groups) < peak {
@@ -47,7 +42,7 @@ pub fn index_bytes(peak: usize, initial: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{index_bytes, model_bytes, model_bytes_with};
+    use super::{index_bytes, model_bytes};
     use crate::bdd::Config;
 
     #[test]
@@ -68,10 +63,9 @@ mod tests {
         // 0's 4096, the index, and 8192 cache entries (5,096 slots).
         let records = 1000 * 8 + 5096 / 8;
         assert_eq!(model_bytes(1000, &config), (records + 95 * 64 + 8192 * 16) as u64);
-        // Half as many cache entries with two slots per entry; 20-byte entries.
+        // Half as many cache entries with two slots per entry.
         let halved = Config { cache_ratio: 2, ..config.clone() };
         assert_eq!(model_bytes(1000, &halved), (records + 95 * 64 + 4096 * 16) as u64);
-        assert_eq!(model_bytes_with(1000, &config, 20), (records + 95 * 64 + 8192 * 20) as u64);
         // 100 M nodes: the index doubles up to 64 MiB, then grows by a
         // quarter; it ends between 100 M / 0.9 and 1.25 times that many
         // slots; the cache stops at its configured size.

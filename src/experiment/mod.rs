@@ -19,6 +19,7 @@
 //!    in `child.rs`, where the parent makes the row;
 //! 3. read it in the report from `Run::row` (`report/data.rs`).
 
+mod chained_model;
 mod child;
 pub mod meta;
 pub mod record;

@@ -130,7 +130,8 @@ pub struct RunRow {
     pub min_cache_entries: Option<u64>,
     /// The memory model's bytes at the run's peak of live nodes
     /// ([`crate::bdd::model_bytes`]); empty in archives written before the
-    /// column existed ([`RunRow::model`] computes it for them).
+    /// column existed, all by builds of the chained node store
+    /// ([`RunRow::model`] computes that store's model for them).
     #[serde(default)]
     pub model_bytes: Option<u64>,
     /// Nodes of the BDD of all plies, for a count that built it.
@@ -150,9 +151,10 @@ const UNRECORDED_MAX_CACHE_ENTRIES: u64 = 1 << 26;
 
 impl RunRow {
     /// The memory model's bytes for this run: its `model_bytes`, or for a
-    /// row without it, the model of its recorded settings (20-byte cache
-    /// entries, a cap of 2^26 entries and no floor where those columns are
-    /// empty, as in the builds that wrote such rows).
+    /// row without it, the chained store's model (the store those builds
+    /// had) of its recorded settings (20-byte cache entries, a cap of 2^26
+    /// entries and no floor where those columns are empty, as in the builds
+    /// that wrote such rows).
     pub fn model(&self) -> u64 {
         self.model_bytes.unwrap_or_else(|| {
             let config = crate::bdd::Config {
@@ -162,7 +164,7 @@ impl RunRow {
                 ..crate::bdd::Config::default()
             };
             let entry_bytes = self.cache_entry_bytes.unwrap_or(UNRECORDED_ENTRY_BYTES) as usize;
-            crate::bdd::model_bytes_with(self.peak_nodes, &config, entry_bytes)
+            super::chained_model::chained_model_bytes(self.peak_nodes, &config, entry_bytes)
         })
     }
 }

@@ -29,29 +29,30 @@ pub fn markdown(archive: &Archive, min_nodes: u64) -> Option<String> {
     let ratio = |r: &Run| r.row.peak_rss_bytes as f64 / r.row.model() as f64;
     let within = runs.iter().filter(|r| ratio(r) <= TARGET_RATIO).count();
     let mut s = format!(
-        "Peak RSS (measured by the sweep, the kernel's account of the run's process) against the memory model \
-that each run records (`model_bytes`; for runs recorded without it, the model of their recorded settings): 16 bytes \
-per peak live node, the unique table's buckets (4 bytes each, one per slot of the capacity the arena grows to for \
-the peak: it doubles, then grows by a quarter from 1 GiB) and the computed cache (a power of two of entries, at least \
+        "Peak RSS (measured by the sweep, the kernel's account of the run's process) per peak live node, and \
+against the memory model that each run records (`model_bytes`). The model of the paged node store: 8 bytes a node \
+record and a bit of the free bitmap per slot; the unique table's index (64-byte groups of 12 tagged slots, at most \
+90% full: it doubles up to 64 MiB, then grows by a quarter); the computed cache (a power of two of entries, at least \
 the slots over the cache ratio and, up to the run's `min_cache_entries`, four entries a slot; at most the run's \
-`max_cache_entries`; 16 bytes an entry, charged as 20 where the run did not record `cache_entry_bytes`). Beyond the \
-model a run holds the free set (a bit a slot), the memo of counting (1.5 bits a slot and 12 bytes a counted node), \
-that of saving a checkpoint (1.5 bits a slot and 8 bytes a saved node), in solves the three-way split's table (an \
-eighth of the cache's bytes) and the process itself (about 10 MB); runs of earlier builds held more (their \
-archives' READMEs and docs/performance.md say what). Finished single-threaded runs with at least {min_nodes} peak \
-nodes, largest first.\n\n\
+`max_cache_entries`; 16 bytes an entry). Beyond the model a run holds the pages only partly used (a page holds 4096 \
+nodes of one level), the memo of counting (1.5 bits a slot and 12 bytes a counted node), that of saving a checkpoint \
+(1.5 bits a slot and 8 bytes a saved node), in solves the three-way split's table (an eighth of the cache's bytes) \
+and the process itself (about 10 MB). Rows recorded without `model_bytes` ran on the chained node store (16-byte \
+nodes, a 4-byte chain head per slot of the arena's capacity): their model is that store's, of their recorded \
+settings. Finished single-threaded runs with at least {min_nodes} peak nodes, largest first.\n\n\
 Within {TARGET_RATIO}x of the model: {within} of {} runs.\n\n\
-| sweep | run | peak nodes | peak RSS MB | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|\n",
+| sweep | run | peak nodes | peak RSS MB | bytes per node | model MB | RSS / model |\n|---|---|---:|---:|---:|---:|---:|\n",
         runs.len()
     );
     for r in runs {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.0} | {:.0} | {:.2} |",
+            "| {} | {} | {} | {:.0} | {:.1} | {:.0} | {:.2} |",
             r.source.display(),
             r.row.run,
             r.row.peak_nodes,
             r.row.peak_rss_bytes as f64 / 1e6,
+            r.row.peak_rss_bytes as f64 / r.row.peak_nodes as f64,
             r.row.model() as f64 / 1e6,
             ratio(r)
         );

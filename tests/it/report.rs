@@ -117,10 +117,12 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     );
     for r in archive.runs.iter().filter(|r| r.ok() && r.single_threaded()) {
         let model = r.row.model();
-        assert!(model >= 16 * r.row.peak_nodes, "{}: the model holds every peak node", r.row.run);
-        // A run records its model; the same model follows from its recorded settings.
+        assert!(model >= 8 * r.row.peak_nodes, "{}: the model holds every peak node's record", r.row.run);
+        assert_eq!(r.row.model_bytes, Some(model), "{}: a run records its model", r.row.run);
+        // A row without its model ran on the chained store: 16 bytes a node
+        // and a 4-byte bucket per slot, beyond the same cache.
         let unrecorded = c4bdd::experiment::record::RunRow { model_bytes: None, ..r.row.clone() };
-        assert_eq!(r.row.model_bytes, Some(unrecorded.model()), "{}", r.row.run);
+        assert!(unrecorded.model() >= 20 * r.row.peak_nodes, "{}", r.row.run);
         let row = format!("| {} | {} |", r.row.run, r.row.peak_nodes);
         assert!(memory.contains(&row), "{row}: {memory}");
     }
