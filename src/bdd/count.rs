@@ -5,6 +5,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::manager::{run_on, Manager, VarSet};
 use super::node::{Bdd, Node, Var};
+use super::pages::PAGE_WORDS;
 use super::reach::{self, Disjoint, Rank};
 
 impl Manager {
@@ -182,7 +183,7 @@ enum Counts {
 /// number of assignments to the counted variables at or below its level
 /// that satisfy it. The memo costs 1 bit per slot of the node table, half a
 /// bit for the rank and 8 bytes per marked node (16 when a count needs more
-/// than 64 bits), and 4 more per marked node while it is computed.
+/// than 64 bits).
 pub struct SatCounter<'a> {
     manager: &'a Manager,
     over: VarSet,
@@ -231,35 +232,39 @@ impl SatCounter<'_> {
     }
 
     /// The counts of all marked nodes, or `None` if one does not fit in `C`:
-    /// the nodes sorted by level (a counting sort), then one level at a time
-    /// from the deepest, each node from its children's counts (on the
-    /// manager's pool, every node of a level in parallel).
+    /// one level at a time from the deepest, each node from its children's
+    /// counts; a level's nodes are those of its pages (`pages.rs`), its pages
+    /// in parallel on the manager's pool.
     fn compute<C: Count>(&self, rank: &Rank) -> Option<Vec<C>> {
         let m = self.manager;
         let nodes = m.table.nodes();
-        let (ids, levels) = run_on(m.pool.as_deref(), |parallel| {
-            reach::by_level(nodes, &self.marks, self.marked, m.var_count(), parallel)
-        });
         let mut counts = vec![C::default(); self.marked];
         let memo = Disjoint::new(&mut counts);
-        for range in levels.into_iter().rev().filter(|r| !r.is_empty()) {
-            let level_ids = &ids[range];
-            // The nodes of one level, in parallel, each from its children's
-            // counts (at deeper levels) into its own position.
-            let one = |&g: &u32| -> Option<()> {
-                // SAFETY: a child's position was written in an earlier
-                // level's section, which ended before this one began.
-                let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
-                // SAFETY: distinct nodes have distinct positions, and this
-                // level's positions are read by no task of this level.
-                unsafe { memo.set(rank.position(&self.marks, g), v) };
+        for pages in nodes.pages_by_level(m.var_count()).iter().rev().filter(|p| !p.is_empty()) {
+            // The marked nodes of one page, each from its children's counts
+            // (at deeper levels) into its own position.
+            let one = |&p: &u32| -> Option<()> {
+                let first = p as usize * PAGE_WORDS;
+                for (w, &word) in self.marks[first..first + PAGE_WORDS].iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        let g = ((first + w) * 64) as u32 + rest.trailing_zeros();
+                        rest &= rest - 1;
+                        // SAFETY: a child's position was written in an earlier
+                        // level's section, which ended before this one began.
+                        let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
+                        // SAFETY: distinct nodes have distinct positions, and this
+                        // level's positions are read by no task of this level.
+                        unsafe { memo.set(rank.position(&self.marks, g), v) };
+                    }
+                }
                 Some(())
             };
             run_on(m.pool.as_deref(), |parallel| {
                 if parallel {
-                    level_ids.par_iter().try_for_each(one)
+                    pages.par_iter().try_for_each(one)
                 } else {
-                    level_ids.iter().try_for_each(one)
+                    pages.iter().try_for_each(one)
                 }
             })?;
         }

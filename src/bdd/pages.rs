@@ -147,13 +147,7 @@ pub(crate) struct Nodes<'a> {
     levels: &'a [u32],
 }
 
-impl<'a> Nodes<'a> {
-    /// The view of records `recs` in pages of levels `levels`.
-    #[cfg(test)]
-    pub fn new(recs: &'a [Rec], levels: &'a [u32]) -> Nodes<'a> {
-        Nodes { recs, levels }
-    }
-
+impl Nodes<'_> {
     /// The node in slot `i` (a free slot reads with its page's level and
     /// equal children).
     #[inline(always)]
@@ -177,6 +171,17 @@ impl<'a> Nodes<'a> {
     /// Slots in all.
     pub fn slots(&self) -> usize {
         self.recs.len()
+    }
+
+    /// The pages of each level below `levels`, in increasing order.
+    pub fn pages_by_level(&self, levels: usize) -> Vec<Vec<u32>> {
+        let mut pages = vec![Vec::new(); levels];
+        for (p, &level) in self.levels.iter().enumerate().skip(1) {
+            if let Some(list) = pages.get_mut(level as usize) {
+                list.push(p as u32);
+            }
+        }
+        pages
     }
 }
 

@@ -8,7 +8,6 @@
 //! their bits itself).
 
 use std::marker::PhantomData;
-use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -98,80 +97,6 @@ impl super::manager::Manager {
     }
 }
 
-/// Every set bit's slot, in increasing order.
-pub(crate) fn for_each_set(bits: &[u64], mut f: impl FnMut(u32)) {
-    for (w, &word) in bits.iter().enumerate() {
-        let mut rest = word;
-        while rest != 0 {
-            f((w * 64) as u32 + rest.trailing_zeros());
-            rest &= rest - 1;
-        }
-    }
-}
-
-/// Words of a bit vector per task of [`by_level`] (2^18 slots).
-const LEVEL_CHUNK_WORDS: usize = 1 << 12;
-
-/// The `count` set bits' slots sorted by their nodes' levels, deepest level
-/// first (so every node comes after its children), in increasing slot order
-/// within a level: a counting sort over `levels` levels, with `parallel` on
-/// the current rayon pool (each chunk of the bit vector counts its nodes per
-/// level, then writes them at its own positions). Also returns each level's
-/// range in that list.
-pub(crate) fn by_level(
-    nodes: Nodes,
-    bits: &[u64],
-    count: usize,
-    levels: usize,
-    parallel: bool,
-) -> (Vec<u32>, Vec<Range<usize>>) {
-    // Each chunk with the slot of its first bit.
-    let chunks: Vec<(usize, &[u64])> =
-        bits.chunks(LEVEL_CHUNK_WORDS).enumerate().map(|(k, words)| (k * LEVEL_CHUNK_WORDS * 64, words)).collect();
-    let level_of = |base: usize, g: u32| nodes.level(base as u32 + g) as usize;
-    let histogram = |&(base, words): &(usize, &[u64])| {
-        let mut width = vec![0usize; levels];
-        for_each_set(words, |g| width[level_of(base, g)] += 1);
-        width
-    };
-    let widths: Vec<Vec<usize>> =
-        if parallel { chunks.par_iter().map(histogram).collect() } else { chunks.iter().map(histogram).collect() };
-    let mut ranges = vec![0..0; levels];
-    let mut at = 0;
-    for level in (0..levels).rev() {
-        let width: usize = widths.iter().map(|w| w[level]).sum();
-        ranges[level] = at..at + width;
-        at += width;
-    }
-    debug_assert_eq!(at, count);
-    // Each chunk's widths become the positions of its first node of each level.
-    let mut next: Vec<usize> = ranges.iter().map(|r| r.start).collect();
-    let mut starts = widths;
-    for chunk in &mut starts {
-        for (width, n) in chunk.iter_mut().zip(&mut next) {
-            (*width, *n) = (*n, *n + *width);
-        }
-    }
-    let mut ids = vec![0u32; count];
-    let out = Disjoint::new(&mut ids);
-    let scatter = |(&(base, words), mut next): (&(usize, &[u64]), Vec<usize>)| {
-        for_each_set(words, |g| {
-            let level = level_of(base, g);
-            // SAFETY: the positions of a chunk's nodes of one level are its
-            // own range of that level's (from `starts`), so no two writes
-            // meet, and nothing reads `ids` until every chunk is done.
-            unsafe { out.set(next[level], (base + g as usize) as u32) };
-            next[level] += 1;
-        });
-    };
-    if parallel {
-        chunks.par_iter().zip(starts).for_each(scatter);
-    } else {
-        chunks.iter().zip(starts).for_each(scatter);
-    }
-    (ids, ranges)
-}
-
 /// A slice shared by tasks that write distinct positions: a raw pointer,
 /// so that no reference to the whole slice exists while they write; it
 /// borrows the slice exclusively for its lifetime, so nothing else touches
@@ -243,46 +168,5 @@ impl Rank {
     pub fn position(&self, bits: &[u64], g: u32) -> usize {
         let (w, below) = (g as usize / 64, (1u64 << (g % 64)) - 1);
         self.before[w] as usize + (bits[w] & below).count_ones() as usize
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{by_level, words, LEVEL_CHUNK_WORDS};
-    use crate::bdd::pages::{Nodes, Rec, PAGE};
-
-    /// Over several chunks, on one thread and on two, the counting sort gives
-    /// the order it promises: deepest level first, slots increasing within a
-    /// level, each level's range holding exactly its nodes.
-    #[test]
-    fn by_level_sorts_deepest_level_first_on_any_number_of_threads() {
-        let (slots, levels) = ((3 * LEVEL_CHUNK_WORDS * 64 + 1000).next_multiple_of(PAGE), 7);
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let page_levels: Vec<u32> = (0..slots / PAGE).map(|_| (next() % levels as u64) as u32).collect();
-        let recs = vec![Rec::FREE; slots];
-        let nodes = Nodes::new(&recs, &page_levels);
-        let mut bits = vec![0u64; words(slots)];
-        let marked: Vec<u32> = (2..slots as u32).filter(|_| next() % 3 == 0).collect();
-        for &g in &marked {
-            bits[g as usize / 64] |= 1 << (g % 64);
-        }
-        let mut want = marked.clone();
-        want.sort_by_key(|&g| (std::cmp::Reverse(nodes.level(g)), g));
-        let one = by_level(nodes, &bits, marked.len(), levels, false);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        let two = pool.install(|| by_level(nodes, &bits, marked.len(), levels, true));
-        assert_eq!(one.0, want);
-        assert_eq!(two, one);
-        for (level, range) in one.1.iter().enumerate() {
-            let of_level = want.iter().filter(|&&g| nodes.level(g) as usize == level).count();
-            assert_eq!(range.len(), of_level, "level {level}");
-            assert!(one.0[range.clone()].iter().all(|&g| nodes.level(g) as usize == level));
-        }
     }
 }
