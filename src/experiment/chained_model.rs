@@ -35,13 +35,8 @@ mod tests {
 
     #[test]
     fn the_chained_model_charges_nodes_buckets_and_cache() {
-        let config = Config {
-            initial_nodes: 1 << 10,
-            cache_ratio: 1,
-            max_cache_entries: 1 << 26,
-            min_cache_entries: 256,
-            ..Config::default()
-        };
+        // The default cache: one entry per slot, at most 2^26; no floor.
+        let config = Config { initial_nodes: 1 << 10, min_cache_entries: 256, ..Config::default() };
         // 1000 nodes: 1002 slots fit the arena's first 1026 (the 1024 asked
         // for and the two terminals): 1026 buckets and 1024 cache entries.
         assert_eq!(chained_model_bytes(1000, &config, 16), 1000 * 16 + 1026 * 4 + 1024 * 16);
