@@ -10,7 +10,7 @@ use super::unique::index_growth;
 /// The bytes the memory model charges a run whose live nodes peaked at
 /// `peak_nodes`: a node record for each (8 bytes, `pages.rs`) and a bit of
 /// the arena's free bitmap per slot; the unique table's index
-/// ([`index_bytes`]); and the computed cache ([`Config::cache_entries`]
+/// (`index_bytes`); and the computed cache ([`Config::cache_entries`]
 /// for the peak's slots). Measured peak RSS beyond this is the arena's
 /// pages only partly used, the memo of counting and saving, the three-way
 /// split's table in a solve (an eighth of the cache's bytes), the index's
