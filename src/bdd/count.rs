@@ -245,18 +245,13 @@ impl SatCounter<'_> {
             // (at deeper levels) into its own position.
             let one = |&p: &u32| -> Option<()> {
                 let first = p as usize * PAGE_WORDS;
-                for (w, &word) in self.marks[first..first + PAGE_WORDS].iter().enumerate() {
-                    let mut rest = word;
-                    while rest != 0 {
-                        let g = ((first + w) * 64) as u32 + rest.trailing_zeros();
-                        rest &= rest - 1;
-                        // SAFETY: a child's position was written in an earlier
-                        // level's section, which ended before this one began.
-                        let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
-                        // SAFETY: distinct nodes have distinct positions, and this
-                        // level's positions are read by no task of this level.
-                        unsafe { memo.set(rank.position(&self.marks, g), v) };
-                    }
+                for g in reach::set_slots(&self.marks[first..first + PAGE_WORDS], first) {
+                    // SAFETY: a child's position was written in an earlier
+                    // level's section, which ended before this one began.
+                    let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
+                    // SAFETY: distinct nodes have distinct positions, and this
+                    // level's positions are read by no task of this level.
+                    unsafe { memo.set(rank.position(&self.marks, g), v) };
                 }
                 Some(())
             };

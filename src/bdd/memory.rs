@@ -14,7 +14,7 @@
 /// (`RLIMIT_AS`), so the reservation decides whether a board fits. Growing
 /// a large table moves its pages (`mremap`), it does not copy them, so the
 /// extra growths cost little.
-pub(crate) const GENTLE_GROWTH_BYTES: usize = 1 << 30;
+const GENTLE_GROWTH_BYTES: usize = 1 << 30;
 
 /// The capacity a full table of `cap` elements of `elem_bytes` bytes grows
 /// to: twice `cap` (at least 32), or `cap` and a quarter once the table

@@ -97,6 +97,19 @@ impl super::manager::Manager {
     }
 }
 
+/// The slots of the set bits of `words`, whose first word is word `first`
+/// of its bit vector, in increasing order.
+pub(crate) fn set_slots(words: &[u64], first: usize) -> impl Iterator<Item = u32> + '_ {
+    words.iter().enumerate().flat_map(move |(w, &word)| {
+        let (base, mut rest) = (((first + w) * 64) as u32, word);
+        std::iter::from_fn(move || {
+            let bit = (rest != 0).then(|| rest.trailing_zeros())?;
+            rest &= rest - 1;
+            Some(base + bit)
+        })
+    })
+}
+
 /// A slice shared by tasks that write distinct positions: a raw pointer,
 /// so that no reference to the whole slice exists while they write; it
 /// borrows the slice exclusively for its lifetime, so nothing else touches

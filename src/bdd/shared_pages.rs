@@ -52,6 +52,8 @@ pub(crate) struct SharedArena<'a> {
     next_page: AtomicUsize,
     cap_pages: usize,
     budget: AtomicIsize,
+    /// Whether the budget is the node limit's.
+    limited: bool,
 }
 
 // SAFETY: threads write only records and page levels of pages they claimed
@@ -61,9 +63,9 @@ pub(crate) struct SharedArena<'a> {
 unsafe impl Sync for SharedArena<'_> {}
 
 impl<'a> SharedArena<'a> {
-    /// Share `arena`, whose capacity has room for `cap_pages` pages, with a
-    /// budget of `budget` slots to hand out.
-    pub fn new(arena: &'a mut Arena, budget: usize) -> SharedArena<'a> {
+    /// Share `arena` (as many pages as its capacity holds) with a budget of
+    /// `budget` slots to hand out, `limited` when the node limit sets it.
+    pub fn new(arena: &'a mut Arena, budget: usize, limited: bool) -> SharedArena<'a> {
         let cap_pages = arena.recs.capacity() / PAGE;
         let pages = arena.pages();
         arena.levels.resize(cap_pages.max(pages), NO_LEVEL);
@@ -81,6 +83,7 @@ impl<'a> SharedArena<'a> {
             next_page: AtomicUsize::new(pages),
             cap_pages,
             budget: AtomicIsize::new(budget.min(isize::MAX as usize) as isize),
+            limited,
         }
     }
 
@@ -135,6 +138,7 @@ impl<'a> SharedArena<'a> {
             pages: self.next_page.load(Ordering::Relaxed).min(self.cap_pages),
             words_left: self.words_left.into_iter().map(AtomicUsize::into_inner).collect(),
             spare_left: self.spare_left.into_inner(),
+            limited: self.limited,
             parts,
         }
     }
@@ -145,13 +149,15 @@ pub(crate) struct Returned {
     pages: usize,
     words_left: Vec<usize>,
     spare_left: usize,
+    limited: bool,
     parts: Vec<Part>,
 }
 
 impl Returned {
-    /// Whether a thread found the budget spent.
-    pub fn spent(&self) -> bool {
-        self.parts.iter().any(|p| p.spent)
+    /// Whether the operation reached the node limit: a thread found the
+    /// budget spent, and the limit set it.
+    pub fn reached_limit(&self) -> bool {
+        self.limited && self.parts.iter().any(|p| p.spent)
     }
 }
 

@@ -31,9 +31,6 @@ pub(crate) struct NodeTable {
     pub index: IndexTable,
     /// Most slots in use (terminals included).
     max_nodes: usize,
-    /// Whether the running parallel operation's budget is the node limit's
-    /// (else the index's room).
-    limit_binds: bool,
 }
 
 /// The capacity [`NodeTable::reserve`] grows an arena of `len` slots and
@@ -93,7 +90,7 @@ impl NodeTable {
         let max_nodes = max_nodes.clamp(2, NIL as usize);
         let initial = initial.clamp(2, max_nodes);
         let index = IndexTable::new(IndexTable::groups_for(initial, MAX_LOAD));
-        NodeTable { arena: Arena::new(initial), index, max_nodes, limit_binds: false }
+        NodeTable { arena: Arena::new(initial), index, max_nodes }
     }
 
     /// The nodes, for reading.
@@ -217,16 +214,15 @@ impl NodeTable {
         self.arena.cover_levels(levels);
         let by_limit = self.max_nodes - self.live();
         let by_index = self.index.room().saturating_sub(self.arena.nodes_held());
-        self.limit_binds = by_limit <= by_index;
-        (SharedArena::new(&mut self.arena, by_limit.min(by_index)), &self.index)
+        (SharedArena::new(&mut self.arena, by_limit.min(by_index), by_limit <= by_index), &self.index)
     }
 
     /// Take back the arena after a parallel operation; whether it reached
-    /// the node limit (spent a budget that the limit set).
+    /// the node limit.
     pub fn finish_parallel(&mut self, returned: Returned) -> bool {
-        let spent = returned.spent();
+        let reached = returned.reached_limit();
         self.arena.finish_parallel(returned);
-        spent && self.limit_binds
+        reached
     }
 
     /// Whether the arena's capacity can grow (for a parallel operation that
