@@ -325,6 +325,19 @@ impl Manager {
         self.split3_cache = Default::default();
     }
 
+    /// Before a model count of BDDs among the live nodes: [`Self::release_caches`]
+    /// when the count's memo could take an eighth of the computed tables'
+    /// bytes or more (its 8 bytes a counted node, bounded by the live nodes),
+    /// so that the memo takes the cache's place at the peak instead of adding
+    /// to it; smaller counts keep the cache, whose regrowth would cost more
+    /// than the memo.
+    pub fn make_room_for_count(&mut self) {
+        let memo_bound = self.live_nodes().saturating_mul(8);
+        if memo_bound.saturating_mul(8) >= self.cache.bytes() + self.split3_cache.bytes() {
+            self.release_caches();
+        }
+    }
+
     /// Time spent in garbage collection so far (as in [`Manager::stats`]).
     pub fn gc_time(&self) -> std::time::Duration {
         self.stats.gc_time

@@ -35,15 +35,13 @@ use crate::error::{Error, Result};
 use crate::measure;
 
 /// The live nodes up to which a ply's sets are stored beside their counting
-/// (both only read the node table). Above it the computed tables are given
-/// back to the system (they regrow at the next ply's first operation) and
-/// the count runs first, so that its memo (12 or 20 bytes a counted node:
-/// its count and its place in the level order) is freed before the file's
-/// index (4 bytes a stored node) is built: the phase's peak memory is then
-/// the larger of the two, not their sum, at the cost of the store's time.
-/// Side by side costs about 4 bytes a live node more, a fifth of what the
-/// node itself takes; the bound (2.7 GB of nodes) keeps every board up to
-/// 6x5 side by side.
+/// (both only read the node table). Above it the count runs first, so that
+/// its memo (8 or 16 bytes a counted node and a bit and a half a slot) is
+/// freed before the file's index (4 bytes a stored node) is built: the
+/// phase's peak memory is then the larger of the two, not their sum, at the
+/// cost of the store's time. Side by side costs about 4 bytes a live node
+/// more, half of what the node's record takes; the bound (1 GB of records)
+/// keeps every board up to 6x5 side by side.
 const STORE_BESIDE_MAX_LIVE: usize = 1 << 27;
 
 /// The result of a solve.
@@ -272,9 +270,7 @@ fn solve_ply(
     };
     let frame = rules.frame_of(i);
     let large = space.manager.live_nodes() > STORE_BESIDE_MAX_LIVE;
-    if large {
-        space.manager.release_caches();
-    }
+    space.manager.make_room_for_count();
     let beside = space.manager.threads() > 1 && !large;
     // One memo for all counts: the plies' sets share most of their nodes.
     // The stored nodes are those of win and lost, added first.

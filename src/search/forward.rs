@@ -191,6 +191,7 @@ fn record_ply(
     phases: &mut Phases,
 ) -> PlyRecord {
     let (states, nodes, terminal) = phases.time(space, Phase::Count, |s| {
+        s.manager.make_room_for_count();
         let mut counter = s.manager.counter(s.layout.set(frame));
         counter.add(current);
         let nodes = counter.visited();
