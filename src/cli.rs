@@ -132,7 +132,11 @@ pub struct BestArgs {
     /// Probe this stored solution (of the same board) to skip moves that cannot win.
     #[arg(long)]
     pub solution: Option<PathBuf>,
-    /// log2 of the transposition-table entries (32 bytes each).
+    /// Every legal move's exact value too (one exact search per move); without it, the
+    /// position's value and one move that keeps it.
+    #[arg(long)]
+    pub all_moves: bool,
+    /// log2 of the transposition-table entries (16 bytes each).
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(4..=30))]
     pub table_bits: u32,
 }

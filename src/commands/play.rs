@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cli::{BestArgs, InputError, QueryArgs};
-use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search};
+use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
 use crate::search::Solution;
@@ -70,8 +70,10 @@ struct BestJson {
     to_move: &'static str,
     /// The value for the player to move, e.g. `win in 13 plies`.
     value: String,
-    moves: Vec<MoveJson>,
-    best: Option<u8>,
+    /// Each legal move's value (with `--all-moves` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveJson>>,
+    best: u8,
     nodes: u64,
     probes: u64,
     time_s: f64,
@@ -98,10 +100,9 @@ fn result_of(v: MoveValue) -> (&'static str, Option<u32>) {
 
 pub fn best(args: BestArgs) -> Result<()> {
     let size = args.board.size()?;
-    if !size.fits_bitboard() {
-        return Err(
-            InputError(format!("board {size} is too large for the explicit search (width*(height+1) > 128)")).into()
-        );
+    if size.width as u32 * size.column_bits() > MAX_KEY_BITS {
+        let why = format!("board {size} is too large for the search (width*(height+1) > {MAX_KEY_BITS})");
+        return Err(InputError(why).into());
     }
     let (position, name) = position_of(size, &args.moves, args.position.as_deref())?;
     if position.is_terminal() {
@@ -111,11 +112,18 @@ pub fn best(args: BestArgs) -> Result<()> {
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
     let mut search = Search::new(size, args.table_bits, probe);
-    let values = search.move_values_with(&position, |_, _| {});
-    let best = values
-        .iter()
-        .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())))
-        .copied();
+    let (values, (best, value)) = if args.all_moves {
+        let values = search.move_values(&position);
+        let best = values
+            .iter()
+            .max_by_key(|(c, v)| (rank(*v), std::cmp::Reverse((2 * *c as i32 - (size.width as i32 - 1)).abs())))
+            .copied()
+            .expect("a position that is not over has a legal move");
+        (Some(values), best)
+    } else {
+        let (value, best) = search.value_and_move(&position);
+        (None, (best, value))
+    };
     let time_s = start.elapsed().as_secs_f64();
     let (nodes, probes) = (search.nodes, search.probes);
     drop(search);
@@ -125,22 +133,23 @@ pub fn best(args: BestArgs) -> Result<()> {
         }
         eprintln!("warning: {why}; the search went on without that ply");
     }
-    let value = best.map_or("none".to_string(), |(_, v)| v.to_string());
     if args.json {
-        let moves = values
-            .iter()
-            .map(|&(c, v)| {
-                let (result, plies) = result_of(v);
-                MoveJson { column: c + 1, value: v.to_string(), result, plies }
-            })
-            .collect();
+        let moves = values.as_ref().map(|values| {
+            values
+                .iter()
+                .map(|&(c, v)| {
+                    let (result, plies) = result_of(v);
+                    MoveJson { column: c + 1, value: v.to_string(), result, plies }
+                })
+                .collect()
+        });
         let out = BestJson {
             board: size.to_string(),
             ply: position.ply(),
             to_move: mover_name(&position),
-            value,
+            value: value.to_string(),
             moves,
-            best: best.map(|(c, _)| c + 1),
+            best: best + 1,
             nodes,
             probes,
             time_s,
@@ -149,13 +158,12 @@ pub fn best(args: BestArgs) -> Result<()> {
         return Ok(());
     }
     println!("value: {value} for the {} player to move ({size} after {name})", mover_name(&position));
-    for (c, v) in &values {
+    for (c, v) in values.iter().flatten() {
         println!("column {}: {v}", column_name(*c));
     }
-    if let Some((c, v)) = best {
-        println!("best move: column {} ({v})", column_name(c));
-    }
-    println!("searched {nodes} positions, {probes} table probes, in {time_s:.3} s");
+    println!("best move: column {} ({value})", column_name(best));
+    let rate = nodes as f64 / time_s.max(1e-9) / 1e6;
+    println!("searched {nodes} positions ({rate:.1} M/s), {probes} table probes, in {time_s:.3} s");
     Ok(())
 }
 

@@ -1,8 +1,10 @@
 //! Alpha-beta (negamax, fail-soft) on explicit bitboards with a
-//! transposition table, moves that lose at once left out, move ordering by
-//! the winning cells a move makes (then centre first), and optional probes of a
-//! win/draw/loss table, giving the exact distance to the end of the game by a
-//! binary search of null-window searches.
+//! transposition table (two-entry buckets, a position and its mirror image
+//! under one key, each bucket fetched ahead of its search), moves that lose at
+//! once left out, move ordering by the winning cells a move makes (then centre
+//! first), and optional probes of a win/draw/loss table, giving the exact
+//! distance to the end of the game by null-window searches (the sign first,
+//! then from the slow end outward).
 //!
 //! Scores are absolute, from the view of the player to move: a win that ends
 //! the game at ply `t` scores `cells + 1 - t` (earlier wins score higher), a
@@ -62,12 +64,41 @@ impl Moves {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Entry {
-    /// Position key + 1 (0 marks an empty slot).
-    key: u128,
-    lower: i16,
-    upper: i16,
+/// The widest position key a table entry holds: its high 24 bits hold the
+/// search's work and the bounds.
+pub const MAX_KEY_BITS: u32 = 104;
+
+/// A transposition-table entry packed in 128 bits: the position's canonical
+/// key + 1 in the low [`MAX_KEY_BITS`] bits (0 marks an empty slot), the work
+/// of the search that stored it (log2 of the positions it visited), then the
+/// lower and the upper bound on its score, each offset by 128 into a byte
+/// (scores lie within ±(cells + 1), at most ±105 for keys that fit).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Entry(u128);
+
+impl Entry {
+    const KEY: u128 = (1 << MAX_KEY_BITS) - 1;
+    const WORK: u32 = MAX_KEY_BITS;
+    const LOWER: u32 = MAX_KEY_BITS + 8;
+    const UPPER: u32 = MAX_KEY_BITS + 16;
+
+    fn new(key: u128, work: u8, (lower, upper): (i32, i32)) -> Entry {
+        let byte = |s: i32| (s + 128) as u8 as u128;
+        Entry(key | (work as u128) << Self::WORK | byte(lower) << Self::LOWER | byte(upper) << Self::UPPER)
+    }
+
+    fn key(self) -> u128 {
+        self.0 & Self::KEY
+    }
+
+    fn work(self) -> u8 {
+        (self.0 >> Self::WORK) as u8
+    }
+
+    fn bounds(self) -> (i32, i32) {
+        let byte = |shift: u32| ((self.0 >> shift) as u8) as i32 - 128;
+        (byte(Self::LOWER), byte(Self::UPPER))
+    }
 }
 
 /// A search with its transposition table; reuse it for several positions of
@@ -75,7 +106,8 @@ struct Entry {
 pub struct Search<'a> {
     size: BoardSize,
     big: i32,
-    table: Vec<Entry>,
+    /// Entries ([`Entry`]) by slot; zeroed memory is an empty table.
+    table: Vec<u128>,
     shift: u32,
     order: Vec<u8>,
     /// Bitboard masks: every cell of the board, the bottom cell of each
@@ -91,8 +123,12 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search with a table of `2^log2_entries` entries.
+    /// A search with a table of `2^log2_entries` entries (16 bytes each).
+    ///
+    /// # Panics
+    /// If the board's position keys are wider than [`MAX_KEY_BITS`].
     pub fn new(size: BoardSize, log2_entries: u32, probe: Option<&'a mut dyn OutcomeProbe>) -> Search<'a> {
+        assert!(size.width as u32 * size.column_bits() <= MAX_KEY_BITS, "board {size} is too large for the search");
         let len = 1usize << log2_entries.clamp(4, 30);
         let mut order: Vec<u8> = (0..size.width).collect();
         order.sort_by_key(|&c| ((2 * c as i32 - (size.width as i32 - 1)).abs(), c));
@@ -102,7 +138,7 @@ impl<'a> Search<'a> {
         Search {
             size,
             big: size.cells() as i32 + 1,
-            table: vec![Entry { key: 0, lower: 0, upper: 0 }; len],
+            table: vec![0; len],
             shift: 64 - len.trailing_zeros(),
             order,
             board: column.iter().fold(0, |b, c| b | c),
@@ -114,9 +150,39 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn slot(&self, key: u128) -> usize {
+    /// The smaller of a position's key and its mirror image's (the columns
+    /// in reverse order): both positions have the same score.
+    fn canonical(&self, key: u128) -> u128 {
+        let (h1, last) = (self.size.column_bits(), self.size.width as u32 - 1);
+        let column = (1u128 << h1) - 1;
+        let mirror = (0..=last).fold(0, |m, c| m | ((key >> (c * h1)) & column) << ((last - c) * h1));
+        key.min(mirror)
+    }
+
+    /// The first slot of the bucket of `key`: two entries, the first kept
+    /// for the search of most work, the second for the latest of the others.
+    fn bucket(&self, key: u128) -> usize {
         let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
-        (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        2 * (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (self.shift + 1)) as usize
+    }
+
+    /// The entry of `key` in its bucket `b`, if any.
+    fn find(&self, b: usize, key: u128) -> Option<Entry> {
+        [self.table[b], self.table[b + 1]].into_iter().map(Entry).find(|e| e.key() == key)
+    }
+
+    /// Store `e` in its bucket `b`: in the first slot when it holds the same
+    /// position or a search of no more work (which moves to the second).
+    fn store(&mut self, b: usize, e: Entry) {
+        let first = Entry(self.table[b]);
+        if first.key() == e.key() {
+            self.table[b] = e.0;
+        } else if e.work() >= first.work() {
+            self.table[b + 1] = first.0;
+            self.table[b] = e.0;
+        } else {
+            self.table[b + 1] = e.0;
+        }
     }
 
     /// The exact value of each legal move of `p` (in column order), for the
@@ -165,29 +231,67 @@ impl<'a> Search<'a> {
         self.to_value(score, p.ply())
     }
 
+    /// The exact value of a position that is not over, for the player to
+    /// move, and a move that keeps it (the first in search order that does):
+    /// one exact search, then one null-window search per move tried, where
+    /// [`Search::move_values`] needs an exact search per move.
+    pub fn value_and_move(&mut self, p: &Position) -> (MoveValue, u8) {
+        let score = self.exact(p);
+        let me = p.to_move();
+        let (mine, theirs) = (p.discs(me), p.discs(me.other()));
+        let playable = ((mine | theirs) + self.bottom) & self.board;
+        let moves = self.ordered(mine, mine | theirs, playable);
+        for &c in &moves.columns[..moves.len] {
+            if self.keeps(p, c, score) {
+                return (self.to_value(score, p.ply()), c);
+            }
+        }
+        unreachable!("a position's score is the best of its moves' scores")
+    }
+
+    /// Whether playing `col` in `p` scores at least `score` for its player.
+    fn keeps(&mut self, p: &Position, col: u8, score: i32) -> bool {
+        let q = p.play(col);
+        if q.is_terminal_win() {
+            return self.big - q.ply() as i32 >= score;
+        }
+        if q.ply() == self.size.cells() {
+            return 0 >= score;
+        }
+        // Fail-soft: a result at most -score bounds the opponent's score by it.
+        self.negamax(&q, -score, -score + 1) <= -score
+    }
+
     /// The exact score of a position that is not over, by null-window
     /// searches `(m, m + 1)`, each of which tells whether the score is above
-    /// `m`: a binary search between the earliest loss and the earliest win,
-    /// its first probes near 0, so that whether the position is won, drawn or
-    /// lost is settled first (a draw by two searches). Each search narrows
-    /// the bounds the table keeps for the next.
+    /// `m` (and, failing soft, returns a bound beyond `m`). First whether the
+    /// position is won (`m = 0`), then drawn or lost (`m = -1`); then, as
+    /// games from early positions end late, from the slowest end known
+    /// outward in steps that double, until a search fails and the score is
+    /// bracketed, which is then halved. Each search narrows the bounds the
+    /// table keeps for the next.
     fn exact(&mut self, p: &Position) -> i32 {
         let ply = p.ply() as i32;
         // Invariant: lo <= score <= hi.
         let (mut lo, mut hi) = (-(self.big - (ply + 2)), self.big - (ply + 1));
+        let (mut step, mut bracketed) = (1, false);
         while lo < hi {
-            let mut m = lo + (hi - lo) / 2;
-            if m <= 0 && lo / 2 < m {
-                m = lo / 2;
-            } else if m >= 0 && hi / 2 > m {
-                m = hi / 2;
-            }
+            let m = match (lo, hi) {
+                (..=0, 1..) => 0,
+                (..=-1, 0) => -1,
+                _ if bracketed => lo + (hi - lo) / 2,
+                (1.., _) => (lo + step - 1).min(hi - 1),
+                _ => (hi - step).max(lo),
+            };
             let r = self.negamax(p, m, m + 1);
             if r <= m {
+                bracketed |= lo > 0;
                 hi = r;
             } else {
+                bracketed |= hi < 0;
                 lo = r;
             }
+            step *= 2;
         }
         lo
     }
@@ -249,7 +353,12 @@ impl<'a> Search<'a> {
 
     /// Negamax of a position that is not over, within `(alpha, beta)`.
     fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        let nodes_before = self.nodes;
         self.nodes += 1;
+        // The table's bucket is fetched while the threats are worked out.
+        let key = self.canonical(p.key()) + 1;
+        let bucket = self.bucket(key);
+        prefetch(&self.table[bucket]);
         let ply = p.ply() as i32;
         let me = p.to_move();
         let (mine, theirs) = (p.discs(me), p.discs(me.other()));
@@ -283,11 +392,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let key = p.key() + 1;
-        let slot = self.slot(key);
-        let e = self.table[slot];
-        if e.key == key {
-            let (lower, upper) = (e.lower as i32, e.upper as i32);
+        if let Some(e) = self.find(bucket, key) {
+            let (lower, upper) = e.bounds();
             if lower >= beta {
                 return lower;
             }
@@ -304,6 +410,11 @@ impl<'a> Search<'a> {
         let mut best = -self.big;
         // Ordered only now: most positions end at a bound above.
         let moves = self.ordered(mine, mine | theirs, cells);
+        // Every child's bucket is fetched while the first child is searched.
+        for &c in &moves.columns[1..moves.len] {
+            let child = p.play(c);
+            prefetch(&self.table[self.bucket(self.canonical(child.key()) + 1)]);
+        }
         for &c in &moves.columns[..moves.len] {
             let v = -self.negamax(&p.play(c), -beta, -alpha);
             if v > best {
@@ -323,9 +434,23 @@ impl<'a> Search<'a> {
         } else {
             (best, best)
         };
-        self.table[slot] = Entry { key, lower: lower as i16, upper: upper as i16 };
+        let work = (self.nodes - nodes_before).ilog2() as u8;
+        self.store(bucket, Entry::new(key, work, (lower, upper)));
         best
     }
+}
+
+/// Ask the processor to bring `x`'s cache line in (a hint; nothing elsewhere).
+#[inline(always)]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing and `x` is a valid reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// Exact scores by plain minimax over every reachable position (memoised, no

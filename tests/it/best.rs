@@ -61,6 +61,9 @@ fn check_board(size: BoardSize, max_ply: u32) {
                 })
                 .collect();
             assert_eq!(plain.move_values(&p), want_moves, "{size} ply {ply}: move values");
+            let (value, best) = plain.value_and_move(&p);
+            assert_eq!(value, want, "{size} ply {ply}: the value with one move");
+            assert!(want_moves.contains(&(best, want)), "{size} ply {ply}: column {best} does not keep {want}");
             let probe: &mut dyn OutcomeProbe = &mut solution;
             let mut probed = Search::new(size, 16, Some(probe));
             assert_eq!(probed.move_values(&p), want_moves, "{size} ply {ply}: move values with the table");
@@ -68,6 +71,62 @@ fn check_board(size: BoardSize, max_ply: u32) {
         }
     }
     assert!(checked > 20, "{checked} positions");
+}
+
+/// Boards whose whole game plain minimax takes a minute to value (10x2: no
+/// vertical lines and a wide row make hardly any game end early).
+const SLOW_MINIMAX: [(u32, u32); 1] = [(10, 2)];
+
+/// The value and one best move of the first positions of each board up to
+/// 20 cells but [`SLOW_MINIMAX`]'s (every ply while their number stays within
+/// 300), by one search reused across the board's positions, equal plain
+/// minimax and, up to 16 cells, the explicit solver.
+#[test]
+fn value_and_move_equal_minimax_on_every_board_up_to_20_cells() {
+    let boards: Vec<_> = (1..=13u32)
+        .flat_map(|w| (1..=13u32).map(move |h| (w, h)))
+        .filter(|&(w, h)| w * h <= 20 && !SLOW_MINIMAX.contains(&(w, h)))
+        .collect();
+    assert_eq!(boards.len() + SLOW_MINIMAX.len(), 52, "boards of at most 20 cells");
+    for (w, h) in boards {
+        check_value_and_move(BoardSize::new(w, h).unwrap());
+    }
+}
+
+#[test]
+#[ignore = "a minute of plain minimax; run with --ignored"]
+fn value_and_move_equal_minimax_on_the_slow_boards() {
+    for (w, h) in SLOW_MINIMAX {
+        check_value_and_move(BoardSize::new(w, h).unwrap());
+    }
+}
+
+fn check_value_and_move(size: BoardSize) {
+    let explicit = (size.cells() <= 16).then(|| ExplicitSolution::solve(size).unwrap());
+    let (mut memo, mut search) = (HashMap::new(), Search::new(size, 16, None));
+    let mut layer = vec![c4bdd::game::Position::empty(size)];
+    let mut checked = 0;
+    while !layer.is_empty() && checked + layer.len() <= 300 {
+        for p in &layer {
+            let want = minimax_value(p, &mut memo);
+            if let Some(e) = &explicit {
+                assert_eq!(sign(want), e.outcome(p).unwrap(), "{size}: minimax and the explicit solver");
+            }
+            let (value, best) = search.value_and_move(p);
+            assert_eq!(value, want, "{size} ply {}: the value", p.ply());
+            assert_eq!(search.value_after(p, best), want, "{size} ply {}: column {best} keeps it", p.ply());
+        }
+        checked += layer.len();
+        layer = layer
+            .iter()
+            .flat_map(|p| (0..size.width).filter(|&c| p.can_play(c)).map(|c| p.play(c)))
+            .filter(|q| !q.is_terminal())
+            .map(|q| (q.key(), q))
+            .collect::<std::collections::BTreeMap<_, _>>()
+            .into_values()
+            .collect();
+    }
+    assert!(checked > 0, "{size}: no position checked");
 }
 
 #[test]

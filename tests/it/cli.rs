@@ -220,7 +220,7 @@ fn solve_query_and_best_as_a_user_runs_them() {
         assert!(line.contains(&format!(": {want} for the")), "{moves}: {line}");
     }
 
-    let out = c4bdd(&["best", "-W", "4", "-H", "4", "--moves", "2323", "--solution", sol_s]);
+    let out = c4bdd(&["best", "-W", "4", "-H", "4", "--moves", "2323", "--solution", sol_s, "--all-moves"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("column ")).count(), 4, "{text}");

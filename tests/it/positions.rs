@@ -126,7 +126,7 @@ fn boards_no_game_reaches_are_refused_with_the_reason() {
 
 #[test]
 fn best_prints_the_value_first_and_the_same_as_json() {
-    let args = ["best", "-W", "5", "-H", "4", "--position", "...../...../...../..x.."];
+    let args = ["best", "-W", "5", "-H", "4", "--position", "...../...../...../..x..", "--all-moves"];
     let text = c4bdd(&args);
     assert!(text.status.success());
     let text = String::from_utf8(text.stdout).unwrap();
@@ -145,4 +145,26 @@ fn best_prints_the_value_first_and_the_same_as_json() {
     let best = json["best"].as_u64().unwrap();
     let best_value = moves.iter().find(|m| m["column"] == best).unwrap()["value"].as_str().unwrap();
     assert_eq!(best_value, value, "the position's value is its best move's");
+}
+
+/// Without `--all-moves`, `best` gives the position's value and one move that
+/// keeps it: the same value as with every move's, and a move of that value.
+#[test]
+fn best_gives_the_value_and_one_move_unless_all_moves_are_asked() {
+    let args = ["best", "-W", "5", "-H", "4", "--moves", "3", "--json"];
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = c4bdd(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (fast, all) = (json(&args), json(&[&args[..], &["--all-moves"]].concat()));
+    assert!(fast.get("moves").is_none(), "{fast}");
+    assert_eq!(fast["value"], all["value"]);
+    let moves = all["moves"].as_array().unwrap();
+    let kept = moves.iter().find(|m| m["column"] == fast["best"]).unwrap();
+    assert_eq!(kept["value"], all["value"], "the move `best` names keeps the value");
+    let text = String::from_utf8(c4bdd(&args[..args.len() - 1]).stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].starts_with(&format!("best move: column {} (", fast["best"])), "{text}");
 }
