@@ -38,7 +38,7 @@ for job in "$@"; do
   if [ "$all" = all ]; then args+=(--all-moves); every=true; fi
   # shellcheck disable=SC2086
   if /usr/bin/time -f '%e %M' -o "$scratch/time" timeout "$limit" "$bin" "${args[@]}" ${BEST_OPTS:-} > "$scratch/out"; then
-    row=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(f"ok,{j[\"value\"]},{j[\"best\"]},{j[\"nodes\"]},{j[\"time_s\"]:.3f}")' "$scratch/out")
+    row=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("ok,{value},{best},{nodes},{time_s:.3f}".format(**j))' "$scratch/out")
   else
     row="time-limit,,,,"
   fi
