@@ -162,8 +162,8 @@ pub fn best(args: BestArgs) -> Result<()> {
         println!("column {}: {v}", column_name(*c));
     }
     println!("best move: column {} ({value})", column_name(best));
-    let rate = nodes as f64 / time_s.max(1e-9) / 1e6;
-    println!("searched {nodes} positions ({rate:.1} M/s), {probes} table probes, in {time_s:.3} s");
+    let rate = (nodes as f64 / time_s.max(1e-9)).round();
+    println!("searched {nodes} positions in {time_s:.3} s ({rate} a second), {probes} table probes");
     Ok(())
 }
 

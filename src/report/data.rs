@@ -99,6 +99,8 @@ pub struct Archive {
     pub full_bdds: Vec<FullBdd>,
     /// Retrograde passes that stopped above ply 0 (`solve --down-to`).
     pub partial_solves: Vec<PartialSolve>,
+    /// Timed `best` searches (`results/best/`).
+    pub searches: Vec<Search>,
 }
 
 /// A retrograde pass from the last ply down to some ply (`solve --down-to
@@ -135,6 +137,32 @@ pub struct FullBdd {
     pub encoding: String,
     pub nodes: u64,
     pub positions: u128,
+}
+
+/// A timed `best` search: a row of `results/best/<dir>/best.csv`, as
+/// `experiments/best/run.sh` writes it (`status` ok or time-limit).
+#[derive(Clone, Debug, Deserialize)]
+pub struct SearchRow {
+    /// `WxH`.
+    pub board: String,
+    /// The move string of the position, from the empty board.
+    pub moves: String,
+    pub all_moves: bool,
+    pub status: Status,
+    pub value: Option<String>,
+    /// The best move's column, from 1.
+    pub best: Option<u8>,
+    pub nodes: Option<u64>,
+    /// The search's own time.
+    pub time_s: Option<f64>,
+}
+
+/// A timed search and the archive directory it came from.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Relative to the results root.
+    pub source: PathBuf,
+    pub row: SearchRow,
 }
 
 /// The archive directories `root/<experiment>/<dir>` for which `keep` holds,
@@ -213,7 +241,13 @@ impl Archive {
             })
             .collect();
         full_bdds.sort_by(|a, b| a.source.cmp(&b.source));
-        Ok(Archive { runs, full_bdds, partial_solves })
+        let mut searches = Vec::new();
+        for dir in archive_dirs(root, |d| d.join("best.csv").is_file())? {
+            let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
+            let rows: Vec<SearchRow> = read_rows(&dir.join("best.csv"))?;
+            searches.extend(rows.into_iter().map(|row| Search { source: source.clone(), row }));
+        }
+        Ok(Archive { runs, full_bdds, partial_solves, searches })
     }
 
     /// Finished single-threaded runs matching a filter (the paper's figures

@@ -35,7 +35,8 @@ record and a bit of the free bitmap per slot; the unique table's index (64-byte 
 90% full: it doubles up to 64 MiB, then grows by a quarter); the computed cache (a power of two of entries, at least \
 the slots over the cache ratio and, up to the run's `min_cache_entries`, four entries a slot; at most the run's \
 `max_cache_entries`; 16 bytes an entry). Beyond the model a run holds the pages only partly used (a page holds 4096 \
-nodes of one level), the memo of counting (1.5 bits a slot and 12 bytes a counted node), that of saving a checkpoint \
+nodes of one level), the memo of counting (1.5 bits a slot and 8 bytes a counted node; a large count takes the \
+computed cache's place), that of saving a checkpoint \
 (1.5 bits a slot and 8 bytes a saved node), in solves the three-way split's table (an eighth of the cache's bytes) \
 and the process itself (about 10 MB). Rows recorded without `model_bytes` ran on the chained node store (16-byte \
 nodes, a 4-byte chain head per slot of the arena's capacity): their model is that store's, of their recorded \

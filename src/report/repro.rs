@@ -8,7 +8,7 @@ use super::data::{Archive, FullBdd, Paper, Run};
 use super::tables::Table1Row;
 use super::B76;
 use crate::encoding::EncodingKind;
-use crate::experiment::record::PlyRow;
+use crate::experiment::record::{PlyRow, Status};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -308,6 +308,7 @@ peak RSS.\n",
         (false, _) => format!("DIFFERS from the paper at plies {differ:?}"),
     };
     let _ = writeln!(s, "Status: {status}.\n");
+    headline_by_search(s, archive);
 }
 
 /// Every board we solved, one row each.
@@ -336,4 +337,30 @@ board, without BDDs (`cargo test --release -- --ignored`).\n"
             );
         }
     }
+}
+
+/// The value of the empty 7x6 board by alpha-beta search without tables
+/// (`best`), the fastest archived search of it.
+fn headline_by_search(s: &mut String, archive: &Archive) {
+    let fastest = archive
+        .searches
+        .iter()
+        .filter(|q| {
+            q.row.board == B76.to_string() && q.row.moves.is_empty() && !q.row.all_moves && q.row.status == Status::Ok
+        })
+        .min_by(|a, b| a.row.time_s.unwrap_or(f64::MAX).total_cmp(&b.row.time_s.unwrap_or(f64::MAX)));
+    let Some(q) = fastest else {
+        *s += "By search without tables: not run (`experiments/best/run.sh`).\n\n";
+        return;
+    };
+    let _ = writeln!(
+        s,
+        "By search without tables: `c4bdd best -W 7 -H 6` ({}): {} for the first player, best move column {}, in \
+{:.1} s ({} positions).\n",
+        q.source.display(),
+        q.row.value.as_deref().unwrap_or("?"),
+        q.row.best.map_or("?".to_string(), |c| c.to_string()),
+        q.row.time_s.unwrap_or(f64::NAN),
+        q.row.nodes.unwrap_or(0),
+    );
 }
