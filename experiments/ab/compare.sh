@@ -13,6 +13,8 @@
 # results differ: states and BDD nodes per ply for a count, won, drawn, lost
 # and terminal positions per ply for a solve.
 set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
 [ $# -ge 5 ] || { echo "usage: $0 OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB..." >&2; exit 2; }
 out=$1; rounds=$2; old=$3; new=$4; shift 4
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
@@ -26,11 +28,11 @@ done
 mkdir -p "$out"
 {
   echo "command: $0 $out $rounds $old $new $*"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "old: $old, $("$old" --version), sha256 $(sha256sum "$old" | cut -c1-16)"
-  echo "new: $new, $("$new" --version), sha256 $(sha256sum "$new" | cut -c1-16)"
-  echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
-  echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  meta_date
+  meta_binary old "$old"
+  meta_binary new "$new"
+  meta_machine
+  meta_load
 } > "$out/meta.txt"
 csv=$out/times.csv
 echo "round,job,binary,wall_s,cpu_s,max_rss_kb,own_s" > "$csv.tmp"

@@ -25,6 +25,8 @@
 # artifact's source digest). Stops with an error if a count's total or a
 # solve's per-ply won/drawn/lost table differs between the programs.
 set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
 [ $# -ge 4 ] || { echo "usage: $0 ARTIFACT_DIR OUT_DIR ROUNDS JOB..." >&2; exit 2; }
 invocation="$0 $*"
 art=$(cd "$1" && pwd); out=$2; rounds=$3; shift 3
@@ -55,12 +57,12 @@ for pass in count solve; do
 done
 {
   echo "command: $invocation"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  meta_date
   echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
   echo "artifact commit: $(git -C "$art" rev-parse HEAD 2> /dev/null || echo 'not a git checkout')"
   echo "artifact sources sha256: $(cat "$art"/src/bdd/*.[ch] "$art"/src/connect4/search/*.c | sha256sum | cut -d' ' -f1)"
   echo "artifact compiler: $(clang --version | head -1)"
-  echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
+  meta_machine
 } > "$out/meta.txt"
 csv=$out/times.csv
 echo "round,job,program,threads,order,positions,wall_s,cpu_s,peak_rss_kb,own_s" > "$csv.tmp"

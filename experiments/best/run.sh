@@ -11,6 +11,8 @@
 # nodes, time_s, wall_s, max_rss_kb; status ok or time-limit) and
 # OUT_DIR/meta.txt (command, binary version and checksum, machine).
 set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
 [ $# -ge 4 ] || { echo "usage: $0 OUT_DIR BIN LIMIT_S WxH:MOVES[:all]..." >&2; exit 2; }
 out=$1; bin=$2; limit=$3; shift 3
 [ -x "$bin" ] || { echo "not an executable: '$bin'" >&2; exit 2; }
@@ -22,10 +24,10 @@ done
 mkdir -p "$out"
 {
   echo "command: BEST_OPTS=\"${BEST_OPTS:-}\" $0 $out $bin $limit $*"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "binary: $bin, $("$bin" --version), sha256 $(sha256sum "$bin" | cut -c1-16)"
-  echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
-  echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  meta_date
+  meta_binary binary "$bin"
+  meta_machine
+  meta_load
 } > "$out/meta.txt"
 csv=$out/best.csv
 echo "board,moves,all_moves,status,value,best,nodes,time_s,wall_s,max_rss_kb" > "$csv.tmp"

@@ -11,6 +11,8 @@
 # and OUT_DIR/meta.txt (command, commits, machine); stops with an error if
 # two programs count different totals.
 set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
 [ $# -ge 3 ] || { echo "usage: $0 OUT_DIR ROUNDS BOARD..." >&2; exit 2; }
 out=$1; rounds=$2; shift 2
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
@@ -26,10 +28,10 @@ oxidd=$here/target/release/c4bdd-oxidd
 mkdir -p "$out"
 {
   echo "command: $0 $out $rounds $*"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  meta_date
   echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
   echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
-  echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
+  meta_machine
 } > "$out/meta.txt"
 csv=$out/times.csv
 echo "round,board,program,image,positions,wall_s,cpu_s" > "$csv.tmp"
