@@ -8,8 +8,10 @@
 #   environment variable BEST_OPTS (e.g. BEST_OPTS="--table-bits 24").
 #
 # Writes OUT_DIR/best.csv (board, moves, all_moves, status, value, best,
-# nodes, time_s, wall_s, max_rss_kb; status ok or time-limit) and
-# OUT_DIR/meta.txt (command, binary version and checksum, machine).
+# nodes, time_s, wall_s, max_rss_kb; status ok or time-limit),
+# OUT_DIR/best.jsonl (each finished search's `--json` object: with
+# --all-moves, every move's value) and OUT_DIR/meta.txt (command, binary
+# version and checksum, machine).
 set -euo pipefail
 # shellcheck source=../meta.sh
 . "$(dirname "$0")/../meta.sh"
@@ -31,6 +33,7 @@ mkdir -p "$out"
 } > "$out/meta.txt"
 csv=$out/best.csv
 echo "board,moves,all_moves,status,value,best,nodes,time_s,wall_s,max_rss_kb" > "$csv.tmp"
+: > "$out/best.jsonl.tmp"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for job in "$@"; do
@@ -41,10 +44,12 @@ for job in "$@"; do
   # shellcheck disable=SC2086
   if /usr/bin/time -f '%e %M' -o "$scratch/time" timeout "$limit" "$bin" "${args[@]}" ${BEST_OPTS:-} > "$scratch/out"; then
     row=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("ok,{value},{best},{nodes},{time_s:.3f}".format(**j))' "$scratch/out")
+    cat "$scratch/out" >> "$out/best.jsonl.tmp"
   else
     row="time-limit,,,,"
   fi
   read -r wall rss < <(tail -1 "$scratch/time")
   echo "$board,\"$moves\",$every,$row,$wall,$rss" | tee -a "$csv.tmp"
 done
+mv "$out/best.jsonl.tmp" "$out/best.jsonl"
 mv "$csv.tmp" "$csv"
