@@ -283,6 +283,7 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
     );
     let Some((source, plies)) = archive.solved_plies(B76) else {
         *s += "Ours: not run.\n\nStatus: not run.\n\n";
+        headline_by_search(s, archive);
         return;
     };
     let (lowest, highest) = (plies[0].ply, plies[plies.len() - 1].ply);

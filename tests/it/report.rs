@@ -414,3 +414,37 @@ fn partial_solves_are_read_back() {
     };
     assert_eq!(table(plies), table(&want)[10..]);
 }
+
+/// paper-repro.md states the fastest archived search of the empty 7x6 board
+/// (`experiments/best/run.sh`'s `best.csv`), leaving out searches of other
+/// positions, every-move searches and those a time limit stopped.
+#[test]
+fn the_account_states_the_fastest_search_of_the_empty_7x6_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let header = "board,moves,all_moves,status,value,best,nodes,time_s,wall_s,max_rss_kb\n";
+    let rows = [
+        ("2026-01-01-a", "7x6,\"\",false,ok,win in 41 plies,4,977030232,167.450,167.45,71072\n"),
+        (
+            "2026-01-02-b",
+            "7x6,\"\",false,time-limit,,,,,900.00,71000\n7x6,\"4\",false,ok,loss in 40 plies,4,5,1.0,1.0,1\n",
+        ),
+        ("2026-01-03-c", "7x6,\"\",true,ok,win in 41 plies,4,2638912694,99.0,99.0,70664\n"),
+    ];
+    for (name, csv) in rows {
+        let archive = results.join("best").join(name);
+        std::fs::create_dir_all(&archive).unwrap();
+        std::fs::write(archive.join("best.csv"), format!("{header}{csv}")).unwrap();
+    }
+    let (plots, repro) = (dir.path().join("plots"), dir.path().join("repro.md"));
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(repro).unwrap();
+    let line = text.lines().find(|l| l.starts_with("By search without tables:")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        line,
+        "By search without tables: `c4bdd best -W 7 -H 6` (best/2026-01-01-a): win in 41 plies for the first player, \
+best move column 4, in 167.4 s (977030232 positions)."
+    );
+}
