@@ -188,21 +188,8 @@ impl<'a> Search<'a> {
     /// The exact value of each legal move of `p` (in column order), for the
     /// player to move. `p` must not be over.
     pub fn move_values(&mut self, p: &Position) -> Vec<(u8, MoveValue)> {
-        self.move_values_with(p, |_, _| {})
-    }
-
-    /// [`Search::move_values`], handing each value to `on_value` as soon as
-    /// it is known (a large board takes minutes).
-    pub fn move_values_with(&mut self, p: &Position, mut on_value: impl FnMut(u8, MoveValue)) -> Vec<(u8, MoveValue)> {
         let moves: Vec<u8> = (0..self.size.width).filter(|&c| p.can_play(c)).collect();
-        moves
-            .into_iter()
-            .map(|c| {
-                let v = self.value_after(p, c);
-                on_value(c, v);
-                (c, v)
-            })
-            .collect()
+        moves.into_iter().map(|c| (c, self.value_after(p, c))).collect()
     }
 
     /// The exact value of playing `col` in `p`, for the player who plays it.
