@@ -94,7 +94,8 @@ pub struct SolveArgs {
 
 #[derive(Args, Debug)]
 pub struct QueryArgs {
-    /// A directory written by `c4bdd solve --out`.
+    /// A directory written by `c4bdd solve --out`, or a solution folder of the paper's artifact
+    /// (its bdd_w{W}_h{H}_{ply}_{win|draw|loss}.{C}{R}.bin files, draw files optional).
     #[arg(long)]
     pub solution: PathBuf,
     /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
@@ -114,8 +115,14 @@ pub struct QueryArgs {
 
 #[derive(Args, Debug)]
 pub struct BestArgs {
-    #[command(flatten)]
-    pub board: BoardArgs,
+    /// Number of columns (1..=13); with --solution, the solution's board unless given.
+    #[arg(long, short = 'W', value_parser = clap::value_parser!(u32).range(1..=13), requires = "height",
+          required_unless_present = "solution")]
+    pub width: Option<u32>,
+    /// Number of rows (1..=13).
+    #[arg(long, short = 'H', value_parser = clap::value_parser!(u32).range(1..=13), requires = "width",
+          required_unless_present = "solution")]
+    pub height: Option<u32>,
     /// Moves from the empty board, columns numbered from 1 (10..13 as a..d), e.g. 4453.
     #[arg(long, default_value = "")]
     pub moves: String,
@@ -129,7 +136,8 @@ pub struct BestArgs {
     /// it, a warning line names the file and the search goes on without that ply.
     #[arg(long, requires = "solution")]
     pub strict: bool,
-    /// Probe this stored solution (of the same board) to skip moves that cannot win.
+    /// Probe this stored solution (c4bdd's or the paper's artifact's, of the same board) to skip
+    /// moves that cannot win.
     #[arg(long)]
     pub solution: Option<PathBuf>,
     /// Every legal move's exact value too (one exact search per move); without it, the

@@ -13,13 +13,21 @@
 //! node      nodes × (var u32, low u32, high u32), children first; index 0 and
 //!           1 are the terminals, the k-th node written has index k + 2
 //! root      roots × u32
+//! blocks    ceil(nodes / BLOCK_NODES) × u32, the CRC-32 of each block of
+//!           BLOCK_NODES node records (the last one may be shorter)
+//! index     u32      CRC-32 of the header (magic to roots count), the roots
+//!           and the block checksums
 //! crc32     u32      of every byte before it
 //! ```
 //! Loading checks the label against the one asked for, the header against
-//! the manager, every node's children and order, the exact length and the
-//! checksum, and reports the first problem; it never returns a BDD from a
-//! file that fails any check. The label lies inside the checksummed bytes, so
-//! a file cannot be passed off as another (a swapped ply, another board).
+//! the manager, every node's children and order, the block checksums, the
+//! exact length and the checksum, and reports the first problem; it never
+//! returns a BDD from a file that fails any check. The label lies inside the
+//! checksummed bytes, so a file cannot be passed off as another (a swapped
+//! ply, another board). The block checksums let a reader that walks a file in
+//! place ([`super::stored`]) check the header, the roots and each block it
+//! touches without reading the rest. Version 2 files (the same without
+//! `blocks` and `index`) still load.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -33,7 +41,13 @@ use crate::error::{Error, Result};
 /// The magic bytes at the start of every BDD file.
 pub const MAGIC: &[u8; 8] = b"C4BDDSET";
 /// The current format version.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// The version before block checksums, still loaded.
+const FORMAT_VERSION_UNBLOCKED: u32 = 2;
+/// Node records per checksummed block.
+pub const BLOCK_NODES: u64 = 4096;
+/// Bytes of a node record.
+pub const NODE_BYTES: u64 = 12;
 /// The longest label a file may carry.
 const MAX_LABEL: u32 = 4096;
 
@@ -63,6 +77,60 @@ impl FileIndex {
         } else {
             self.local[self.rank.position(&self.bits, f)]
         }
+    }
+}
+
+/// The header of a file: magic, `version`, label, the variable at each
+/// level, the node and root counts.
+pub(super) fn header_bytes(version: u32, label: &str, order: &[u32], nodes: u64, roots: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 + label.len() + 4 * order.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&(label.len() as u32).to_le_bytes());
+    out.extend_from_slice(label.as_bytes());
+    out.extend_from_slice(&(order.len() as u32).to_le_bytes());
+    for var in order {
+        out.extend_from_slice(&var.to_le_bytes());
+    }
+    out.extend_from_slice(&nodes.to_le_bytes());
+    out.extend_from_slice(&roots.to_le_bytes());
+    out
+}
+
+/// A node record's bytes.
+fn record_bytes(var: u32, low: u32, high: u32) -> [u8; NODE_BYTES as usize] {
+    let mut b = [0u8; NODE_BYTES as usize];
+    b[0..4].copy_from_slice(&var.to_le_bytes());
+    b[4..8].copy_from_slice(&low.to_le_bytes());
+    b[8..12].copy_from_slice(&high.to_le_bytes());
+    b
+}
+
+/// The checksums of the blocks of node records, as records pass.
+#[derive(Default)]
+struct BlockSums {
+    hasher: crc32fast::Hasher,
+    in_block: u64,
+    sums: Vec<u32>,
+}
+
+impl BlockSums {
+    /// Take one record into its block's checksum.
+    fn add(&mut self, bytes: &[u8]) {
+        self.hasher.update(bytes);
+        self.in_block += 1;
+        if self.in_block == BLOCK_NODES {
+            self.sums.push(std::mem::take(&mut self.hasher).finalize());
+            self.in_block = 0;
+        }
+    }
+
+    /// Every block's checksum, the last (partial) one included.
+    fn finish(mut self) -> Vec<u32> {
+        if self.in_block > 0 {
+            self.sums.push(self.hasher.finalize());
+        }
+        self.sums
     }
 }
 
@@ -144,7 +212,13 @@ impl Manager {
         // magic, version, label, variable count, order, node count, root
         // count, nodes, roots, checksum
         let label = 4 + label.len() as u64;
-        8 + 4 + label + 4 + 4 * self.var_count() as u64 + 8 + 4 + 12 * nodes + 4 * roots as u64 + 4
+        let blocks = nodes.div_ceil(BLOCK_NODES);
+        8 + 4 + label + 4 + 4 * self.var_count() as u64 + 8 + 4 + NODE_BYTES * nodes + 4 * roots as u64 + 4 * blocks + 8
+    }
+
+    /// The variable at each level, as a file's header lists them.
+    fn order_ids(&self) -> Vec<u32> {
+        (0..self.var_count()).map(|level| self.var_at(Level(level as u32)).0).collect()
     }
 
     /// Write `roots` (and every node below them) to a stream under `label`
@@ -160,17 +234,11 @@ impl Manager {
         let rank = Rank::new(&bits);
         let mut index = FileIndex { bits, rank, local: vec![0; count] };
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
-        let mut chunk: Vec<u8> = Vec::with_capacity(SAVE_CHUNK + 12);
-        chunk.extend_from_slice(MAGIC);
-        chunk.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        chunk.extend_from_slice(&(label.len() as u32).to_le_bytes());
-        chunk.extend_from_slice(label.as_bytes());
-        chunk.extend_from_slice(&(self.var_count() as u32).to_le_bytes());
-        for level in 0..self.var_count() {
-            chunk.extend_from_slice(&self.var_at(Level(level as u32)).0.to_le_bytes());
-        }
-        chunk.extend_from_slice(&(count as u64).to_le_bytes());
-        chunk.extend_from_slice(&(roots.len() as u32).to_le_bytes());
+        let mut chunk = header_bytes(FORMAT_VERSION, label, &self.order_ids(), count as u64, roots.len() as u32);
+        chunk.reserve(SAVE_CHUNK + NODE_BYTES as usize);
+        let mut index_crc = crc32fast::Hasher::new();
+        index_crc.update(&chunk);
+        let mut blocks = BlockSums::default();
         // Depth-first from each root; the stack is the path from the root, so
         // a node is never on it twice. A node is written once both children
         // are: the low one first, then the high one.
@@ -192,9 +260,9 @@ impl Manager {
                     continue;
                 }
                 stack.pop();
-                chunk.extend_from_slice(&self.var_at(Level(n.level)).0.to_le_bytes());
-                chunk.extend_from_slice(&low.to_le_bytes());
-                chunk.extend_from_slice(&high.to_le_bytes());
+                let record = record_bytes(self.var_at(Level(n.level)).0, low, high);
+                blocks.add(&record);
+                chunk.extend_from_slice(&record);
                 written += 1;
                 let at = index.rank.position(&index.bits, f);
                 index.local[at] = written + 1;
@@ -205,9 +273,15 @@ impl Manager {
             }
         }
         debug_assert_eq!(written as usize, count, "every marked node is written once");
+        let tail_start = chunk.len();
         for r in roots {
             chunk.extend_from_slice(&index.get(r.0).to_le_bytes());
         }
+        for sum in blocks.finish() {
+            chunk.extend_from_slice(&sum.to_le_bytes());
+        }
+        index_crc.update(&chunk[tail_start..]);
+        chunk.extend_from_slice(&index_crc.finalize().to_le_bytes());
         w.write_all(&chunk)?;
         let crc = w.hasher.finalize();
         let mut out = w.inner;
@@ -236,7 +310,7 @@ impl Manager {
             return bad("not a c4bdd BDD file (bad magic bytes)".into());
         }
         let version = read_u32(&mut r)?;
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != FORMAT_VERSION_UNBLOCKED {
             return bad(format!("format version {version}, this build reads version {FORMAT_VERSION}"));
         }
         let held = read_label(&mut r)?;
@@ -247,9 +321,10 @@ impl Manager {
         if vars != self.var_count() {
             return bad(format!("file has {vars} variables, the manager has {}", self.var_count()));
         }
-        for level in 0..vars {
+        let order = self.order_ids();
+        for (level, &ours) in order.iter().enumerate() {
             let v = read_u32(&mut r)?;
-            if v != self.var_at(Level(level as u32)).0 {
+            if v != ours {
                 return bad(format!("variable order differs at level {level} (file has variable {v})"));
             }
         }
@@ -266,9 +341,11 @@ impl Manager {
         // Local index -> (manager node, level); the terminals first.
         let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
         map.reserve(expected);
-        let mut buf = [0u8; 12];
+        let mut buf = [0u8; NODE_BYTES as usize];
+        let mut blocks = BlockSums::default();
         for k in 0..count {
             r.read_exact(&mut buf)?;
+            blocks.add(&buf);
             let word = |i: usize| u32::from_le_bytes(buf[i..i + 4].try_into().unwrap());
             let (var, low, high) = (word(0), word(4), word(8));
             let here = k + 2;
@@ -284,12 +361,29 @@ impl Manager {
             map.push((id, level));
         }
         let mut roots = Vec::with_capacity(root_count.min(1 << 20) as usize);
+        let mut tail = Vec::new();
         for i in 0..root_count {
-            let idx = read_u32(&mut r)? as usize;
-            let Some(&(id, _)) = map.get(idx) else {
+            let idx = read_u32(&mut r)?;
+            tail.extend_from_slice(&idx.to_le_bytes());
+            let Some(&(id, _)) = map.get(idx as usize) else {
                 return bad(format!("root {i} refers to node {idx} of {}", map.len()));
             };
             roots.push(Bdd(id));
+        }
+        if version == FORMAT_VERSION {
+            for (b, sum) in blocks.finish().into_iter().enumerate() {
+                let stored = read_u32(&mut r)?;
+                if stored != sum {
+                    return bad(format!("block {b} of nodes does not match its checksum"));
+                }
+                tail.extend_from_slice(&stored.to_le_bytes());
+            }
+            let mut index = crc32fast::Hasher::new();
+            index.update(&header_bytes(version, label, &order, count, root_count));
+            index.update(&tail);
+            if read_u32(&mut r)? != index.finalize() {
+                return bad("the header, roots and block checksums do not match their checksum".into());
+            }
         }
         let expected = r.hasher.clone().finalize();
         let stored = read_u32(&mut r.inner)?;

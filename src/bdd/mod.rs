@@ -40,6 +40,7 @@ mod shared_pages;
 mod split3;
 mod split3_cache;
 mod stats;
+mod stored;
 mod unique;
 
 pub use cache::Op;
@@ -55,3 +56,4 @@ pub use model::{model_bytes, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;
 pub use stats::{GcReport, Stats};
+pub use stored::StoredBdd;

@@ -8,7 +8,7 @@ use crate::cli::{BestArgs, InputError, QueryArgs};
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
-use crate::search::Solution;
+use crate::search::{open_table, SolutionTable, TableProbe};
 
 /// The position of `moves` or of a pasted board (`position`) on `size`, and
 /// how to name it in output.
@@ -31,7 +31,7 @@ fn mover_name(position: &Position) -> &'static str {
 }
 
 pub fn query(args: QueryArgs) -> Result<()> {
-    let mut solution = Solution::open(&args.solution)?;
+    let mut solution = open_table(&args.solution)?;
     if let (Some(w), Some(h)) = (args.width, args.height) {
         let wanted = BoardSize::new(w, h)?;
         if wanted != solution.size() {
@@ -99,7 +99,12 @@ fn result_of(v: MoveValue) -> (&'static str, Option<u32>) {
 }
 
 pub fn best(args: BestArgs) -> Result<()> {
-    let size = args.board.size()?;
+    let table = args.solution.as_deref().map(open_table).transpose()?;
+    let size = match (args.width, args.height, &table) {
+        (Some(w), Some(h), _) => BoardSize::new(w, h)?,
+        (_, _, Some(table)) => table.size(),
+        _ => unreachable!("clap requires -W and -H without --solution"),
+    };
     if size.width as u32 * size.column_bits() > MAX_KEY_BITS {
         let why = format!("board {size} is too large for the search (width*(height+1) > {MAX_KEY_BITS})");
         return Err(InputError(why).into());
@@ -108,7 +113,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     if position.is_terminal() {
         return Err(InputError(format!("the game after {name} is already over")).into());
     }
-    let mut solution = open_solution(&args, size, &position)?;
+    let mut solution = table.map(|t| probe_of(t, &args, size, &position)).transpose()?;
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
     let mut search = Search::new(size, args.table_bits, probe);
@@ -167,20 +172,24 @@ pub fn best(args: BestArgs) -> Result<()> {
     Ok(())
 }
 
-/// The solution `best` probes, if any: of the same board, and its ply of
-/// `position` readable where it holds that ply (a damaged solution is an
-/// error, not a quiet search without it).
-fn open_solution(args: &BestArgs, size: BoardSize, position: &Position) -> Result<Option<Solution>> {
-    let Some(dir) = &args.solution else { return Ok(None) };
-    let mut s = Solution::open(dir)?;
-    if s.size() != size {
-        let msg = format!("solution {} is for board {}, not {size}", dir.display(), s.size());
+/// The probe of the solution `best` was given: of the same board, and its
+/// ply of `position` readable where it holds that ply (a damaged solution is
+/// an error, not a quiet search without it).
+fn probe_of(
+    mut table: Box<dyn SolutionTable>,
+    args: &BestArgs,
+    size: BoardSize,
+    position: &Position,
+) -> Result<TableProbe> {
+    if table.size() != size {
+        let dir = args.solution.as_deref().unwrap_or(std::path::Path::new("")).display();
+        let msg = format!("solution {dir} is for board {}, not {size}", table.size());
         return Err(InputError(msg).into());
     }
-    if s.plies().contains(&position.ply()) {
-        s.probe(position)?;
+    if table.plies().contains(&position.ply()) {
+        table.outcome(position)?;
     }
-    Ok(Some(s))
+    Ok(TableProbe::new(table))
 }
 
 /// Order of move values for choosing: faster wins first, slower losses last.

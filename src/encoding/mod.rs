@@ -302,12 +302,18 @@ impl StateSpace {
     /// down the BDD, no node is built. The position's values are given to
     /// both frames' variables, so the answer does not depend on the frame.
     pub fn contains(&self, f: Bdd, position: &Position) -> bool {
-        let mut assignment = vec![false; self.manager.var_count()];
+        self.manager.eval(f, &self.assignment(position))
+    }
+
+    /// The value of every manager variable (by id) for a position: its
+    /// state variables' values in both frames.
+    pub fn assignment(&self, position: &Position) -> Vec<bool> {
+        let mut assignment = vec![false; 2 * self.layout.per_frame()];
         for (k, value) in self.encoding.literals(position) {
             for frame in [Frame::A, Frame::B] {
                 assignment[self.layout.var(frame, k).0 as usize] = value;
             }
         }
-        self.manager.eval(f, &assignment)
+        assignment
     }
 }

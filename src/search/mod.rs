@@ -1,7 +1,8 @@
 //! Symbolic search passes over a [`StateSpace`](crate::encoding::StateSpace):
 //! the forward pass (counting), the retrograde pass (solving), and solutions
-//! stored on disk.
+//! stored on disk (c4bdd's and the paper's artifact's, read in place).
 
+pub mod artifact;
 pub mod backward;
 pub mod checkpoint;
 mod files;
@@ -11,6 +12,7 @@ pub mod phases;
 mod records;
 pub mod solution;
 pub mod solve_checkpoint;
+pub mod table;
 pub mod transition;
 
 pub use backward::{solve, SolvePly, SolveSummary, Value};
@@ -24,4 +26,5 @@ pub use phases::write_allocation_failure;
 pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
 pub use solve_checkpoint::{SolveCheckpoint, SolveResume};
+pub use table::{open_table, SolutionTable, TableProbe};
 pub use transition::Transition;

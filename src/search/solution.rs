@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{bad, io, label, writable_dir, write_atomic};
 use super::records::Value;
-use crate::bdd::{Bdd, Config};
+use crate::bdd::{Bdd, Config, StoredBdd};
 use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::explicit::Outcome;
@@ -175,11 +175,8 @@ pub struct Solution {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub space: StateSpace,
-    /// Plies loaded by `probe`, pinned.
-    loaded: Vec<Option<(Bdd, Bdd)>>,
-    /// Why plies could not be loaded for a search's probes (one message
-    /// each, naming the file); such a ply is not tried again.
-    failures: Vec<(u32, String)>,
+    /// Per ply, its file opened for walks in place once a probe needed it.
+    stored: Vec<Option<StoredBdd>>,
 }
 
 impl Solution {
@@ -214,7 +211,7 @@ impl Solution {
         let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
         let space = StateSpace::new(manifest.encoding, size, &order, Config::default())
             .map_err(|e| bad(&path, format!("cannot rebuild the variable layout: {e}")))?;
-        Ok(Solution { dir: dir.to_path_buf(), manifest, space, loaded: Vec::new(), failures: Vec::new() })
+        Ok(Solution { dir: dir.to_path_buf(), manifest, space, stored: Vec::new() })
     }
 
     /// The board of the solution.
@@ -243,15 +240,16 @@ impl Solution {
         (cells + 1 - self.manifest.plies.len() as u32)..=cells
     }
 
+    /// The manifest's entry of ply `ply`.
+    fn entry(&self, ply: u32) -> Result<&PlyFile> {
+        let plies = self.plies();
+        let held = format!("holds plies {}..={}, not ply {ply}", plies.start(), plies.end());
+        self.manifest.plies.iter().find(|p| p.ply == ply).ok_or_else(|| bad(&self.dir, held))
+    }
+
     /// Load one ply's `(win, lost)` BDDs, after checking size and checksum.
     pub fn load_ply(&mut self, ply: u32) -> Result<(Bdd, Bdd)> {
-        let (plies, dir) = (self.plies(), &self.dir);
-        let entry = self
-            .manifest
-            .plies
-            .iter()
-            .find(|p| p.ply == ply)
-            .ok_or_else(|| bad(dir, format!("holds plies {}..={}, not ply {ply}", plies.start(), plies.end())))?;
+        let entry = self.entry(ply)?;
         let path = self.dir.join(&entry.file);
         let bytes = std::fs::read(&path).map_err(io(&path))?;
         if bytes.len() as u64 != entry.bytes {
@@ -273,13 +271,48 @@ impl Solution {
         }
     }
 
-    /// The outcome of a position for the player to move.
+    /// The outcome of a position for the player to move, read in place:
+    /// one walk down the ply's win BDD and, if it is not there, its lost BDD
+    /// (each block of the file a walk reads is checked against its
+    /// checksum).
     pub fn outcome(&mut self, position: &Position) -> Result<Outcome> {
         if position.size() != self.size() {
             let reason = format!("the position is on {}, the solution is for {}", position.size(), self.size());
             return Err(Error::UnsupportedBoard { reason });
         }
-        self.probe(position)
+        let ply = position.ply() as usize;
+        if self.stored.len() <= ply {
+            self.stored.resize_with(ply + 1, || None);
+        }
+        if self.stored[ply].is_none() {
+            self.stored[ply] = Some(self.open_ply(ply as u32)?);
+        }
+        let assignment = self.space.assignment(position);
+        let file = self.stored[ply].as_mut().expect("opened above");
+        let (win, lost) = (file.roots()[0], file.roots()[1]);
+        Ok(if file.eval(win, &assignment)? {
+            Outcome::Win
+        } else if file.eval(lost, &assignment)? {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        })
+    }
+
+    /// Open ply `ply`'s file for walks: its size and stored checksum must be
+    /// the manifest's, its label the ply's, and it must hold win and lost.
+    fn open_ply(&self, ply: u32) -> Result<StoredBdd> {
+        let entry = self.entry(ply)?;
+        let path = self.dir.join(&entry.file);
+        let file = StoredBdd::open(&path, &ply_label(&self.space, ply))?;
+        let (bytes, crc32) = file.size_and_checksum()?;
+        if (bytes, crc32) != (entry.bytes, entry.crc32) {
+            return Err(bad(&path, "its size or checksum differs from the manifest"));
+        }
+        if file.roots().len() != 2 {
+            return Err(bad(&path, format!("{} BDDs, expected win and lost", file.roots().len())));
+        }
+        Ok(file)
     }
 
     /// The outcome of a position given its ply's loaded `(win, lost)` BDDs.
@@ -292,51 +325,22 @@ impl Solution {
             Outcome::Draw
         }
     }
-
-    /// The outcome of a position, loading its ply once and keeping it (for
-    /// searches that probe many positions).
-    pub fn probe(&mut self, position: &Position) -> Result<Outcome> {
-        let ply = position.ply() as usize;
-        if self.loaded.len() <= ply {
-            self.loaded.resize(ply + 1, None);
-        }
-        let (win, lost) = match self.loaded[ply] {
-            Some(pair) => pair,
-            None => {
-                let pair = self.load_ply(ply as u32)?;
-                self.space.manager.pin(pair.0);
-                self.space.manager.pin(pair.1);
-                self.loaded[ply] = Some(pair);
-                pair
-            }
-        };
-        Ok(self.classify(win, lost, position))
-    }
 }
 
-impl Solution {
-    /// The plies a search could not probe, with why (see
-    /// [`OutcomeProbe`](crate::game::alphabeta::OutcomeProbe)).
-    pub fn failures(&self) -> &[(u32, String)] {
-        &self.failures
+impl super::table::SolutionTable for Solution {
+    fn size(&self) -> BoardSize {
+        Solution::size(self)
     }
-}
 
-/// Probes for a search: a ply the solution does not hold answers nothing, and
-/// so does one that cannot be loaded (missing or damaged), so the search goes on without it, and its error is
-/// kept in [`Solution::failures`] for the caller to report.
-impl crate::game::alphabeta::OutcomeProbe for Solution {
-    fn probe(&mut self, position: &Position) -> Option<Outcome> {
-        let ply = position.ply();
-        if !self.plies().contains(&ply) || self.failures.iter().any(|(p, _)| *p == ply) {
-            return None;
-        }
-        match Solution::probe(self, position) {
-            Ok(outcome) => Some(outcome),
-            Err(e) => {
-                self.failures.push((ply, e.to_string()));
-                None
-            }
-        }
+    fn plies(&self) -> std::ops::RangeInclusive<u32> {
+        Solution::plies(self)
+    }
+
+    fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+        Solution::outcome(self, position)
+    }
+
+    fn describe(&self) -> String {
+        format!("the c4bdd solution {} ({} encoding)", self.dir.display(), self.manifest.encoding)
     }
 }

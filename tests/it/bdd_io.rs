@@ -189,3 +189,71 @@ fn nodes_are_written_in_post_order_from_the_roots_wherever_they_live() {
     m.save_to(&roots, "test", &mut again).unwrap();
     assert!(again == bytes, "the file depends on the BDDs only");
 }
+
+/// A file read in place ([`StoredBdd`]) answers every assignment as the
+/// manager does; with many blocks, a damaged block fails each walk that
+/// reads it (naming the file and the block) and no other, and `verify`
+/// finds it.
+#[test]
+fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
+    use c4bdd::bdd::StoredBdd;
+    let n = 20;
+    let (mut m, x) = manager(n, None);
+    // A function with many nodes: the sum of weighted bits in a residue set.
+    let mut f = Bdd::FALSE;
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for _ in 0..400 {
+        let mut lits: Vec<(Var, bool)> = Vec::new();
+        for &v in &x {
+            let r = next();
+            if r % 3 != 0 {
+                lits.push((v, r % 2 == 0));
+            }
+        }
+        let cube = m.cube(&lits).unwrap();
+        f = m.or(f, cube).unwrap();
+    }
+    let g = m.not(f).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.bdd");
+    m.save(&[f, g], "big", &path).unwrap();
+    assert!(m.node_count(f) > 3 * 4096, "{} nodes: several blocks", m.node_count(f));
+    let assignments: Vec<Vec<bool>> = (0..3000).map(|_| (0..n).map(|_| next() % 2 == 0).collect()).collect();
+    let mut stored = StoredBdd::open(&path, "big").unwrap();
+    stored.verify().unwrap();
+    let roots = stored.roots().to_vec();
+    for a in &assignments {
+        assert_eq!(stored.eval(roots[0], a).unwrap(), m.eval(f, a));
+        assert_eq!(stored.eval(roots[1], a).unwrap(), m.eval(g, a));
+    }
+    assert!(StoredBdd::open(&path, "other").is_err(), "another label is refused");
+
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let header = 8 + 4 + 4 + "big".len() + 4 + 4 * n + 8 + 4;
+    bad[header + 12 * 4096 + 100] ^= 0x04;
+    std::fs::write(&path, &bad).unwrap();
+    let mut stored = StoredBdd::open(&path, "big").unwrap();
+    let (mut failed, mut answered) = (0, 0);
+    for a in &assignments {
+        match stored.eval(roots[0], a) {
+            Ok(v) => {
+                assert_eq!(v, m.eval(f, a), "an answer that does not read the damaged block is right");
+                answered += 1;
+            }
+            Err(e) => {
+                let e = e.to_string();
+                assert!(e.contains("big.bdd") && e.contains("checksum"), "{e}");
+                failed += 1;
+            }
+        }
+    }
+    assert!(failed > 0 && answered > 0, "{failed} walks failed, {answered} answered");
+    assert!(stored.verify().is_err());
+}

@@ -7,7 +7,7 @@ use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::alphabeta::{minimax_value, MoveValue, OutcomeProbe, Search};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
-use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter, Value};
+use c4bdd::search::{open_table, solve, ForwardOptions, SolutionWriter, TableProbe, Value};
 
 fn solution_dir(size: BoardSize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -32,7 +32,7 @@ fn sign(v: MoveValue) -> Outcome {
 fn check_board(size: BoardSize, max_ply: u32) {
     let explicit = ExplicitSolution::solve(size).unwrap();
     let dir = solution_dir(size);
-    let mut solution = Solution::open(dir.path()).unwrap();
+    let mut solution = TableProbe::new(open_table(dir.path()).unwrap());
     let mut memo = HashMap::new();
     let mut checked = 0;
     for ply in 0..=max_ply {
@@ -139,7 +139,7 @@ fn alpha_beta_equals_minimax_on_5x4_and_the_table_saves_work() {
     let size = BoardSize::new(5, 4).unwrap();
     check_board(size, 3);
     let dir = solution_dir(size);
-    let mut solution = Solution::open(dir.path()).unwrap();
+    let mut solution = TableProbe::new(open_table(dir.path()).unwrap());
     let empty = c4bdd::game::Position::empty(size);
     let mut plain = Search::new(size, 20, None);
     let without = plain.move_values(&empty);

@@ -4,6 +4,7 @@
 #[global_allocator]
 static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
 
+mod artifact;
 mod bdd_gc;
 mod bdd_io;
 mod bdd_laws;

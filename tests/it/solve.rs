@@ -171,10 +171,19 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let good = std::fs::read(&ply_file).unwrap();
     let mut flipped = good.clone();
     flipped[good.len() / 2] ^= 0x10;
-    for (what, bytes) in [("flipped", flipped), ("truncated", good[..good.len() - 7].to_vec())] {
+    let mut label = good.clone();
+    label[20] ^= 0x01;
+    let mut tail = good.clone();
+    tail[good.len() - 10] ^= 0x01;
+    let p = c4bdd::game::Position::from_moves(size, "123412").unwrap();
+    let cases =
+        [("flipped", flipped), ("truncated", good[..good.len() - 7].to_vec()), ("label", label), ("tail", tail)];
+    for (what, bytes) in cases {
         std::fs::write(&ply_file, &bytes).unwrap();
         let err = Solution::open(dir.path()).unwrap().load_ply(6).unwrap_err().to_string();
         assert!(err.contains("ply-06.bdd"), "{what}: {err}");
+        let err = Solution::open(dir.path()).unwrap().outcome(&p).unwrap_err().to_string();
+        assert!(err.contains("ply-06.bdd"), "{what}, read in place: {err}");
     }
     std::fs::write(&ply_file, &good).unwrap();
     assert!(Solution::open(dir.path()).unwrap().load_ply(6).is_ok());

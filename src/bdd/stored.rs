@@ -1,0 +1,325 @@
+//! BDD files read in place: one path from a root to a terminal is walked
+//! through positioned reads of the file, so a query touches about one node
+//! per variable, whatever the file's size, and needs no manager.
+//!
+//! Two formats:
+//! - [`StoredBdd::open`]: c4bdd's own ([`super::io`], version 3). Opening
+//!   reads the header and the tail (roots and block checksums) and checks
+//!   them against the index checksum; every block of node records a walk
+//!   touches is checked against its checksum before it is used.
+//!   [`StoredBdd::verify`] reads the whole file and checks every block and
+//!   the file's checksum.
+//! - [`StoredBdd::open_records9`]: arrays of 9-byte records (variable u8, low
+//!   u32, high u32, little-endian), as the paper's artifact writes them:
+//!   records 0 and 1 are the terminals false and true, children come before
+//!   parents, the root is the last record, the variables are numbered from 1
+//!   in level order. These files carry no checksum; a walk checks structure.
+//!
+//! Invariant of both: a walk only moves to a record of a smaller index and a
+//! deeper level, so it ends within as many steps as there are variables; a
+//! record that breaks this, or lies outside the file, is an error naming the
+//! file, never a wrong answer or a hang.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use super::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, NODE_BYTES};
+use crate::error::{Error, Result};
+
+/// Blocks kept in memory per file (least recently used out first).
+const CACHED_BLOCKS: usize = 64;
+/// Bytes of an artifact record.
+const RECORD9_BYTES: u64 = 9;
+
+/// Which layout the node records have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Records {
+    /// c4bdd's: 12-byte records from `offset`; index `k >= 2` is record
+    /// `k - 2`; indices 0 and 1 are the terminals.
+    Native { offset: u64 },
+    /// The artifact's: 9-byte records from offset 0; index `k` is record `k`.
+    Nine,
+}
+
+/// A BDD file opened for walks.
+pub struct StoredBdd {
+    file: File,
+    path: PathBuf,
+    records: Records,
+    /// Records in the file.
+    count: u64,
+    /// The level of each variable id (`u32::MAX` for an id not in the order).
+    level: Vec<u32>,
+    roots: Vec<u32>,
+    /// Per block of native records, its checksum (empty for the artifact's).
+    sums: Vec<u32>,
+    cache: HashMap<u64, (u64, Box<[u8]>)>,
+    tick: u64,
+}
+
+/// One node record.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    var: u32,
+    low: u32,
+    high: u32,
+}
+
+fn read_at(file: &File, path: &Path, at: u64, len: usize) -> Result<Vec<u8>> {
+    let mut buf = vec![0u8; len];
+    file.read_exact_at(&mut buf, at).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    Ok(buf)
+}
+
+fn word(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
+}
+
+impl StoredBdd {
+    /// Open a c4bdd BDD file saved under `label`: the header, the label, the
+    /// roots and the block checksums are checked against the index checksum
+    /// and the file's length; the node records are read when walked.
+    pub fn open(path: &Path, label: &str) -> Result<StoredBdd> {
+        let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
+        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
+        let fixed = read_at(&file, path, 0, 16.min(len as usize))?;
+        if fixed.len() < 16 || &fixed[..8] != MAGIC {
+            return Err(bad("not a c4bdd BDD file (bad magic bytes)".into()));
+        }
+        let version = word(&fixed, 8);
+        if version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "format version {version} cannot be read in place (this build reads version {FORMAT_VERSION} so); \
+                 write the solution again with this build"
+            )));
+        }
+        let label_len = word(&fixed, 12) as u64;
+        let held = read_at(&file, path, 16, (label_len + 4).min(len.saturating_sub(16)) as usize)?;
+        if held.len() as u64 != label_len + 4 || &held[..label_len as usize] != label.as_bytes() {
+            let held = String::from_utf8_lossy(&held[..held.len().min(label_len as usize)]).into_owned();
+            return Err(bad(format!("it holds {held}, not {label}")));
+        }
+        let vars = word(&held, label_len as usize) as u64;
+        let at = 16 + label_len + 4;
+        if at + 4 * vars + 12 > len {
+            return Err(bad("truncated file".into()));
+        }
+        let rest = read_at(&file, path, at, (4 * vars + 12) as usize)?;
+        let order: Vec<u32> = (0..vars as usize).map(|i| word(&rest, 4 * i)).collect();
+        let count = u64::from_le_bytes(rest[4 * vars as usize..][..8].try_into().expect("eight bytes"));
+        let root_count = word(&rest, 4 * vars as usize + 8);
+        let offset = at + 4 * vars + 12;
+        let blocks = count.div_ceil(BLOCK_NODES);
+        let tail_len = 4 * (root_count as u64 + blocks) + 8;
+        let end = count.checked_mul(NODE_BYTES).and_then(|n| n.checked_add(offset + tail_len));
+        if end != Some(len) {
+            return Err(bad(format!("{len} bytes, its header says {}", end.map_or("more".into(), |e| e.to_string()))));
+        }
+        let tail = read_at(&file, path, offset + count * NODE_BYTES, tail_len as usize)?;
+        let mut index = crc32fast::Hasher::new();
+        index.update(&header_bytes(version, label, &order, count, root_count));
+        index.update(&tail[..tail.len() - 8]);
+        if index.finalize() != word(&tail, tail.len() - 8) {
+            return Err(bad("the header, roots and block checksums do not match their checksum".into()));
+        }
+        let roots: Vec<u32> = (0..root_count as usize).map(|i| word(&tail, 4 * i)).collect();
+        let sums = (0..blocks as usize).map(|b| word(&tail, 4 * (root_count as usize + b))).collect();
+        let mut level = vec![u32::MAX; order.iter().map(|&v| v as usize + 1).max().unwrap_or(0)];
+        for (l, &v) in order.iter().enumerate() {
+            level[v as usize] = l as u32;
+        }
+        let records = Records::Native { offset };
+        let stored = StoredBdd {
+            file,
+            path: path.to_path_buf(),
+            records,
+            count,
+            level,
+            roots,
+            sums,
+            cache: HashMap::new(),
+            tick: 0,
+        };
+        if let Some(&r) = stored.roots.iter().find(|&&r| r as u64 >= count + 2) {
+            return Err(stored.bad(format!("a root refers to node {r} of {}", count + 2)));
+        }
+        Ok(stored)
+    }
+
+    /// Open a file of 9-byte records over `vars` variables (numbered
+    /// `1..=vars` in level order); its one root is the last record.
+    pub fn open_records9(path: &Path, vars: u32) -> Result<StoredBdd> {
+        let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
+        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
+        if len == 0 || len % RECORD9_BYTES != 0 || len / RECORD9_BYTES > u32::MAX as u64 {
+            return Err(bad(format!("{len} bytes is not a whole number of 9-byte records")));
+        }
+        let count = len / RECORD9_BYTES;
+        let level = (0..=vars).map(|v| if v == 0 { u32::MAX } else { v - 1 }).collect();
+        let roots = vec![(count - 1) as u32];
+        let records = Records::Nine;
+        let mut stored = StoredBdd {
+            file,
+            path: path.to_path_buf(),
+            records,
+            count,
+            level,
+            roots,
+            sums: Vec::new(),
+            cache: HashMap::new(),
+            tick: 0,
+        };
+        for (k, low) in (0..count.min(2)).zip([0, 1]) {
+            let r = stored.record(k as u32)?;
+            if (r.var, r.low, r.high) != (0, low, low) {
+                return Err(stored.bad(format!("record {k} is not the terminal {}", low == 1)));
+            }
+        }
+        Ok(stored)
+    }
+
+    /// The roots: as saved, or the artifact's one root.
+    pub fn roots(&self) -> &[u32] {
+        &self.roots
+    }
+
+    /// The file's length and the checksum stored at its end (c4bdd's
+    /// format; read, not computed: [`StoredBdd::verify`] computes it).
+    pub fn size_and_checksum(&self) -> Result<(u64, u32)> {
+        let len = self.file.metadata().map_err(|source| Error::Io { path: self.path.clone(), source })?.len();
+        Ok((len, word(&read_at(&self.file, &self.path, len - 4, 4)?, 0)))
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn bad(&self, reason: String) -> Error {
+        Error::BadFile { path: self.path.clone(), reason }
+    }
+
+    /// Whether `index` is a terminal, and which.
+    fn terminal(&self, index: u32) -> Option<bool> {
+        (index <= 1).then_some(index == 1)
+    }
+
+    /// Whether the assignment `value` (indexed by variable id) satisfies the
+    /// BDD rooted at `root`: one walk down, reading each record through the
+    /// block cache.
+    pub fn eval(&mut self, root: u32, value: &[bool]) -> Result<bool> {
+        let mut at = root;
+        let mut above = None;
+        loop {
+            if let Some(t) = self.terminal(at) {
+                return Ok(t);
+            }
+            let r = self.record(at)?;
+            let level = self.level.get(r.var as usize).copied().unwrap_or(u32::MAX);
+            if level == u32::MAX || above.is_some_and(|a| level <= a) || r.low >= at || r.high >= at || r.low == r.high
+            {
+                let reason = format!("node {at} is malformed (var {}, low {}, high {})", r.var, r.low, r.high);
+                return Err(self.bad(format!("failed its check: {reason}")));
+            }
+            above = Some(level);
+            at = if value.get(r.var as usize).copied().unwrap_or(false) { r.high } else { r.low };
+        }
+    }
+
+    /// The record of node `index`, reading (and checking) its block if it is
+    /// not cached.
+    fn record(&mut self, index: u32) -> Result<Record> {
+        let (k, size) = match self.records {
+            Records::Native { .. } => (index as u64 - 2, NODE_BYTES),
+            Records::Nine => (index as u64, RECORD9_BYTES),
+        };
+        if k >= self.count {
+            return Err(self.bad(format!("failed its check: node {index} lies outside the file")));
+        }
+        let (block, at) = (k / BLOCK_NODES, ((k % BLOCK_NODES) * size) as usize);
+        self.tick += 1;
+        let tick = self.tick;
+        if let Some((used, bytes)) = self.cache.get_mut(&block) {
+            *used = tick;
+            return Ok(decode(&bytes[at..], size));
+        }
+        let bytes = self.read_block(block)?;
+        let record = decode(&bytes[at..], size);
+        if self.cache.len() >= CACHED_BLOCKS {
+            let oldest = self.cache.iter().min_by_key(|(_, (used, _))| *used).map(|(&b, _)| b);
+            oldest.map(|b| self.cache.remove(&b));
+        }
+        self.cache.insert(block, (tick, bytes));
+        Ok(record)
+    }
+
+    /// Read block `block` of records, checked against its checksum (native).
+    fn read_block(&self, block: u64) -> Result<Box<[u8]>> {
+        let records = BLOCK_NODES.min(self.count - block * BLOCK_NODES);
+        let (offset, size) = match self.records {
+            Records::Native { offset } => (offset, NODE_BYTES),
+            Records::Nine => (0, RECORD9_BYTES),
+        };
+        let bytes = read_at(&self.file, &self.path, offset + block * BLOCK_NODES * size, (records * size) as usize)?;
+        if let Some(&sum) = self.sums.get(block as usize) {
+            if crc32fast::hash(&bytes) != sum {
+                return Err(self.bad(format!("failed its check: block {block} of nodes does not match its checksum")));
+            }
+        }
+        Ok(bytes.into_boxed_slice())
+    }
+
+    /// Read the whole file: every block against its checksum and, for
+    /// c4bdd's format, the file's checksum (the artifact's files have none:
+    /// every record's structure is checked instead).
+    pub fn verify(&self) -> Result<()> {
+        let blocks = self.count.div_ceil(BLOCK_NODES);
+        for block in 0..blocks {
+            let bytes = self.read_block(block)?;
+            if self.records == Records::Nine {
+                self.check_records9(block, &bytes)?;
+            }
+        }
+        if let Records::Native { .. } = self.records {
+            let len = self.file.metadata().map_err(|source| Error::Io { path: self.path.clone(), source })?.len();
+            let mut hasher = crc32fast::Hasher::new();
+            let mut at = 0;
+            while at < len - 4 {
+                let n = (len - 4 - at).min(1 << 20);
+                hasher.update(&read_at(&self.file, &self.path, at, n as usize)?);
+                at += n;
+            }
+            if hasher.finalize() != word(&read_at(&self.file, &self.path, len - 4, 4)?, 0) {
+                return Err(self.bad("failed its check: the file does not match its checksum".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every artifact record of a block above the terminals: a known
+    /// variable and two different children of smaller index (the order of
+    /// levels is checked by each walk).
+    fn check_records9(&self, block: u64, bytes: &[u8]) -> Result<()> {
+        for (i, chunk) in bytes.chunks_exact(RECORD9_BYTES as usize).enumerate() {
+            let index = block * BLOCK_NODES + i as u64;
+            let r = decode(chunk, RECORD9_BYTES);
+            let known = (1..self.level.len() as u32).contains(&r.var);
+            if index > 1 && !(known && (r.low as u64) < index && (r.high as u64) < index && r.low != r.high) {
+                let reason = format!("node {index} is malformed (var {}, low {}, high {})", r.var, r.low, r.high);
+                return Err(self.bad(format!("failed its check: {reason}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn decode(bytes: &[u8], size: u64) -> Record {
+    match size {
+        NODE_BYTES => Record { var: word(bytes, 0), low: word(bytes, 4), high: word(bytes, 8) },
+        _ => Record { var: bytes[0] as u32, low: word(bytes, 1), high: word(bytes, 5) },
+    }
+}

@@ -1,0 +1,211 @@
+//! Strong solutions written by the paper's artifact (Böck's
+//! Connect4-Strong-Solver, the format of its published 7x6 solution), read
+//! in place.
+//!
+//! A folder holds one file per ply and outcome,
+//! `bdd_w{W}_h{H}_{ply}_{win|draw|loss}.{C}{R}.bin`: `C` is 1 for the
+//! compressed encoding and 0 for the standard (cellwise) one, `R` is 1 when
+//! the variables are in row order and 0 for column order. Each file is one
+//! BDD of 9-byte records ([`StoredBdd::open_records9`]) over the board's
+//! state variables numbered from 1 in level order: side to move first (true
+//! when the first player is to move), then the cells column by column (row
+//! by row when `R` is 1), bottom up, per cell the first player's variable
+//! before the second's. That is c4bdd's `column-wise` (`row-wise`) order of
+//! the same encoding, with the same meaning of every variable. Win, draw and
+//! loss are for the player to move; at least two of the three files of a
+//! ply must be present (the published solution has win and loss only),
+//! the third is what neither holds.
+
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+
+use super::files::{bad, io};
+use super::table::SolutionTable;
+use crate::bdd::StoredBdd;
+use crate::encoding::{Encoding, EncodingKind, OrderSpec};
+use crate::error::{Error, Result};
+use crate::game::explicit::Outcome;
+use crate::game::{BoardSize, Position};
+
+/// The outcomes in the order of a ply's files.
+const OUTCOMES: [(Outcome, &str); 3] = [(Outcome::Win, "win"), (Outcome::Draw, "draw"), (Outcome::Loss, "loss")];
+
+/// What an artifact file's name says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileName {
+    width: u32,
+    height: u32,
+    ply: u32,
+    outcome: usize,
+    compressed: bool,
+    row_order: bool,
+}
+
+/// `bdd_w{W}_h{H}_{ply}_{win|draw|loss}.{C}{R}.bin`, or `None`.
+fn parse_name(name: &str) -> Option<FileName> {
+    let rest = name.strip_prefix("bdd_w")?.strip_suffix(".bin")?;
+    let (main, flags) = rest.split_once('.')?;
+    let mut parts = main.split('_');
+    let width = parts.next()?.parse().ok()?;
+    let height = parts.next()?.strip_prefix('h')?.parse().ok()?;
+    let ply = parts.next()?.parse().ok()?;
+    let word = parts.next()?;
+    let outcome = OUTCOMES.iter().position(|(_, w)| *w == word)?;
+    let flag = |c: u8| match c {
+        b'0' => Some(false),
+        b'1' => Some(true),
+        _ => None,
+    };
+    let (compressed, row_order) = match flags.as_bytes() {
+        [c, r] => (flag(*c)?, flag(*r)?),
+        _ => return None,
+    };
+    parts.next().is_none().then_some(FileName { width, height, ply, outcome, compressed, row_order })
+}
+
+/// A solution folder of the paper's artifact, opened for queries.
+pub struct ArtifactSolution {
+    dir: PathBuf,
+    size: BoardSize,
+    kind: EncodingKind,
+    row_order: bool,
+    encoding: Box<dyn Encoding>,
+    /// The artifact's variable number of each state variable.
+    number: Vec<u32>,
+    /// Per ply from the lowest held: the files of win, draw and loss.
+    files: Vec<[Option<PathBuf>; 3]>,
+    lowest: u32,
+    /// The files opened so far, as `files`.
+    open: Vec<[Option<StoredBdd>; 3]>,
+}
+
+impl ArtifactSolution {
+    /// Open the artifact's solution in `dir`; `None` when `dir` holds no
+    /// artifact file. Files of several boards or encodings, or a ply with
+    /// fewer than two of its three files, are refused.
+    pub fn open(dir: &Path) -> Result<Option<ArtifactSolution>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+            let entry = entry.map_err(io(dir))?;
+            if let Some(name) = entry.file_name().to_str().and_then(parse_name) {
+                names.push((name, entry.path()));
+            }
+        }
+        let Some(&(first, _)) = names.first() else { return Ok(None) };
+        let same = |n: &FileName| (n.width, n.height, n.compressed, n.row_order);
+        if let Some((_, other)) = names.iter().find(|(n, _)| same(n) != same(&first)) {
+            return Err(bad(other, "is of another board or encoding than the folder's other artifact files"));
+        }
+        let size = BoardSize::new(first.width, first.height).map_err(|e| bad(dir, e.to_string()))?;
+        let cells = size.cells();
+        if let Some((n, path)) = names.iter().find(|(n, _)| n.ply > cells) {
+            return Err(bad(path, format!("ply {} is beyond the board's {cells} cells", n.ply)));
+        }
+        let mut by_ply: Vec<[Option<PathBuf>; 3]> = vec![Default::default(); cells as usize + 1];
+        for (n, path) in names {
+            by_ply[n.ply as usize][n.outcome] = Some(path);
+        }
+        let held = |files: &[Option<PathBuf>; 3]| files.iter().flatten().count() >= 2;
+        let lowest = by_ply.iter().rposition(|f| !held(f)).map_or(0, |p| p + 1) as u32;
+        if lowest > cells {
+            return Err(bad(dir, format!("ply {cells} has fewer than two of its win, draw and loss files")));
+        }
+        if by_ply[..lowest as usize].iter().any(|f| f.iter().any(Option::is_some)) {
+            let reason = format!("ply {} has fewer than two of its win, draw and loss files", lowest - 1);
+            return Err(bad(dir, format!("{reason}, though plies {lowest}..={cells} are held")));
+        }
+        let kind = if first.compressed { EncodingKind::Compressed } else { EncodingKind::Cellwise };
+        let encoding = kind.build(size);
+        let order = if first.row_order { OrderSpec::ROW_WISE } else { OrderSpec::COLUMN_WISE };
+        let vars = encoding.state_vars();
+        let mut number = vec![0; vars.len()];
+        for (level, k) in order.arrange(&vars, size, kind)?.into_iter().enumerate() {
+            number[k] = level as u32 + 1;
+        }
+        let files = by_ply.split_off(lowest as usize);
+        let open = files.iter().map(|_| Default::default()).collect();
+        let (dir, row_order) = (dir.to_path_buf(), first.row_order);
+        Ok(Some(ArtifactSolution { dir, size, kind, row_order, encoding, number, files, lowest, open }))
+    }
+
+    /// The encoding of the files.
+    pub fn encoding(&self) -> EncodingKind {
+        self.kind
+    }
+
+    /// Whether a ply's files are in row order.
+    pub fn row_order(&self) -> bool {
+        self.row_order
+    }
+
+    /// Whether `position` is in the set of file `which` of its ply.
+    fn holds(&mut self, position: &Position, which: usize, value: &[bool]) -> Result<Option<bool>> {
+        let at = (position.ply() - self.lowest) as usize;
+        let Some(path) = &self.files[at][which] else { return Ok(None) };
+        if self.open[at][which].is_none() {
+            self.open[at][which] = Some(StoredBdd::open_records9(path, self.number.len() as u32)?);
+        }
+        let file = self.open[at][which].as_mut().expect("opened above");
+        let root = file.roots()[0];
+        file.eval(root, value).map(Some)
+    }
+}
+
+impl SolutionTable for ArtifactSolution {
+    fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    fn plies(&self) -> RangeInclusive<u32> {
+        self.lowest..=self.size.cells()
+    }
+
+    fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+        if position.size() != self.size {
+            let reason = format!("the position is on {}, the solution is for {}", position.size(), self.size);
+            return Err(Error::UnsupportedBoard { reason });
+        }
+        if !self.plies().contains(&position.ply()) {
+            let (low, high) = (self.lowest, self.size.cells());
+            return Err(bad(&self.dir, format!("holds plies {low}..={high}, not ply {}", position.ply())));
+        }
+        let mut value = vec![false; self.number.len() + 1];
+        for (k, v) in self.encoding.literals(position) {
+            value[self.number[k] as usize] = v;
+        }
+        let mut found = [None; 3];
+        for (which, slot) in found.iter_mut().enumerate() {
+            *slot = self.holds(position, which, &value)?;
+        }
+        let present = found.iter().flatten().count();
+        let yes: Vec<usize> = (0..3).filter(|&w| found[w] == Some(true)).collect();
+        let ply = position.ply();
+        match (yes.as_slice(), present) {
+            ([one], _) => Ok(OUTCOMES[*one].0),
+            ([], 2) => Ok(OUTCOMES[found.iter().position(Option::is_none).expect("one file is absent")].0),
+            ([], _) => Err(bad(&self.dir, format!("the position is in none of ply {ply}'s sets: not reachable"))),
+            _ => Err(bad(&self.dir, format!("the position is in more than one of ply {ply}'s sets"))),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("the paper's artifact's solution {} ({} encoding)", self.dir.display(), self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_parsed_and_others_ignored() {
+        let n = parse_name("bdd_w7_h6_35_loss.10.bin").unwrap();
+        assert_eq!((n.width, n.height, n.ply, n.outcome, n.compressed, n.row_order), (7, 6, 35, 2, true, false));
+        let n = parse_name("bdd_w4_h5_0_draw.01.bin").unwrap();
+        assert_eq!((n.ply, n.outcome, n.compressed, n.row_order), (0, 1, false, true));
+        for other in ["bdd_w7_h6_35_tie.10.bin", "bdd_w7_h6_35_win.12.bin", "bdd_w7_h6_35_win.10.bin.gz", "ply-03.bdd"]
+        {
+            assert_eq!(parse_name(other), None, "{other}");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Stored strong solutions as look-up tables: c4bdd's own ([`Solution`]) and
+//! the paper's artifact's ([`ArtifactSolution`]), both read in place, behind
+//! one trait, and the probe a search asks.
+
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+use super::artifact::ArtifactSolution;
+use super::files::bad;
+use super::solution::Solution;
+use crate::error::Result;
+use crate::game::alphabeta::OutcomeProbe;
+use crate::game::explicit::Outcome;
+use crate::game::{BoardSize, Position};
+
+/// A strong solution a position's value can be looked up in.
+pub trait SolutionTable {
+    /// The board.
+    fn size(&self) -> BoardSize;
+    /// The plies it holds.
+    fn plies(&self) -> RangeInclusive<u32>;
+    /// The outcome of a position for the player to move; an error (naming
+    /// the file) when the position's ply is not held or its file fails a
+    /// check.
+    fn outcome(&mut self, position: &Position) -> Result<Outcome>;
+    /// What it is, for messages: its kind and folder.
+    fn describe(&self) -> String;
+}
+
+/// Open the solution in `dir`: c4bdd's (a `manifest.json`) or the paper's
+/// artifact's (`bdd_w*_h*_*.bin` files).
+pub fn open_table(dir: &Path) -> Result<Box<dyn SolutionTable>> {
+    if dir.join("manifest.json").exists() {
+        return Ok(Box::new(Solution::open(dir)?));
+    }
+    match ArtifactSolution::open(dir)? {
+        Some(solution) => Ok(Box::new(solution)),
+        None => Err(bad(
+            dir,
+            "holds neither a c4bdd solution (manifest.json) nor the paper's artifact's (bdd_w*_h*_*.bin files)",
+        )),
+    }
+}
+
+/// A table as a search's probe: a ply the table does not hold answers
+/// nothing, and so does one whose file fails (missing or damaged), so the
+/// search goes on without it; its error is kept in [`TableProbe::failures`]
+/// for the caller to report.
+pub struct TableProbe {
+    pub table: Box<dyn SolutionTable>,
+    /// Why plies could not be probed (one message each, naming the file);
+    /// such a ply is not tried again.
+    failures: Vec<(u32, String)>,
+}
+
+impl TableProbe {
+    pub fn new(table: Box<dyn SolutionTable>) -> TableProbe {
+        TableProbe { table, failures: Vec::new() }
+    }
+
+    /// The plies a search could not probe, with why.
+    pub fn failures(&self) -> &[(u32, String)] {
+        &self.failures
+    }
+}
+
+impl OutcomeProbe for TableProbe {
+    fn probe(&mut self, position: &Position) -> Option<Outcome> {
+        let ply = position.ply();
+        if !self.table.plies().contains(&ply) || self.failures.iter().any(|(p, _)| *p == ply) {
+            return None;
+        }
+        match self.table.outcome(position) {
+            Ok(outcome) => Some(outcome),
+            Err(e) => {
+                self.failures.push((ply, e.to_string()));
+                None
+            }
+        }
+    }
+}
