@@ -34,6 +34,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// The value of a position in a stored solution.
     Query(QueryArgs),
+    /// Check a stored solution (c4bdd's or the paper's artifact's): every file read whole.
+    Verify(VerifyArgs),
     /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
     Best(BestArgs),
     /// Regenerate tables, plots and paper-repro.md from the results archive (no BDDs).
@@ -111,6 +113,17 @@ pub struct QueryArgs {
     pub width: Option<u32>,
     #[arg(long, short = 'H', value_parser = clap::value_parser!(u32).range(1..=13), requires = "width")]
     pub height: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The solution folder (as for `c4bdd query`).
+    #[arg(long)]
+    pub solution: PathBuf,
+    /// Rewrite a c4bdd solution of format version 2 in the current format (each ply file loaded,
+    /// checked and saved again with block checksums), then check it.
+    #[arg(long)]
+    pub upgrade: bool,
 }
 
 #[derive(Args, Debug)]

@@ -80,6 +80,16 @@ impl FileIndex {
     }
 }
 
+/// The format version of the BDD file at `path` (an error if it is not one).
+pub fn file_version(path: &Path) -> Result<u32> {
+    let mut head = [0u8; 12];
+    let mut file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    match file.read_exact(&mut head) {
+        Ok(()) if &head[..8] == MAGIC => Ok(u32::from_le_bytes(head[8..].try_into().expect("four bytes"))),
+        _ => Err(Error::BadFile { path: path.to_path_buf(), reason: "not a c4bdd BDD file".into() }),
+    }
+}
+
 /// The header of a file: magic, `version`, label, the variable at each
 /// level, the node and root counts.
 pub(super) fn header_bytes(version: u32, label: &str, order: &[u32], nodes: u64, roots: u32) -> Vec<u8> {

@@ -25,6 +25,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Solve(args) => solve(args),
         Command::Query(args) => play::query(args),
         Command::Best(args) => play::best(args),
+        Command::Verify(args) => play::verify(args),
         Command::Report(args) => report(args),
         Command::Sweep(args) => sweep(args),
         Command::Merge(args) => {

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::{BestArgs, InputError, QueryArgs};
+use crate::cli::{BestArgs, InputError, QueryArgs, VerifyArgs};
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
@@ -60,6 +60,38 @@ pub fn query(args: QueryArgs) -> Result<()> {
         position.ply()
     );
     Ok(())
+}
+
+/// `c4bdd verify`: upgrade when asked, then read every file of the solution.
+pub fn verify(args: VerifyArgs) -> Result<()> {
+    let dir = &args.solution;
+    if args.upgrade && dir.join("manifest.json").exists() {
+        let n = crate::search::solution::upgrade(dir, |ply| progress(&format!("upgraded ply {ply}")))?;
+        progress("");
+        println!("{}: {n} ply files rewritten in the current format", dir.display());
+    }
+    let table = open_table(dir)?;
+    let plies = table.plies();
+    let start = std::time::Instant::now();
+    table.verify(&mut |ply| progress(&format!("checked ply {ply} of {}..={}", plies.start(), plies.end())))?;
+    progress("");
+    let time_s = start.elapsed().as_secs_f64();
+    println!(
+        "{}: plies {}..={} checked, every file sound ({time_s:.1} s)",
+        table.describe(),
+        plies.start(),
+        plies.end()
+    );
+    Ok(())
+}
+
+/// A progress line on a terminal's stderr, overwritten by the next one (an
+/// empty one ends it); nothing when stderr is not a terminal.
+fn progress(line: &str) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprint!("\r\x1b[2K{line}");
+    }
 }
 
 /// What `best --json` prints.

@@ -191,6 +191,16 @@ impl SolutionTable for ArtifactSolution {
     fn describe(&self) -> String {
         format!("the paper's artifact's solution {} ({} encoding)", self.dir.display(), self.kind)
     }
+
+    fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
+        for (ply, files) in self.plies().zip(&self.files) {
+            for path in files.iter().flatten() {
+                StoredBdd::open_records9(path, self.number.len() as u32)?.verify()?;
+            }
+            done(ply);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

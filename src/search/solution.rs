@@ -23,7 +23,10 @@ use crate::game::{BoardSize, Position};
 
 /// The manifest's format name and version.
 pub const SOLUTION_FORMAT: &str = "c4bdd-solution";
-pub const SOLUTION_VERSION: u32 = 2;
+pub const SOLUTION_VERSION: u32 = 3;
+/// The version whose ply files have no block checksums (they cannot be read
+/// in place): [`upgrade`] converts it.
+const SOLUTION_VERSION_UNBLOCKED: u32 = 2;
 
 /// One ply's file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,11 +145,16 @@ impl SolutionWriter {
             total_bytes: self.plies.iter().map(|p| p.bytes).sum(),
             plies: self.plies,
         };
-        let file = ManifestFile { crc32: manifest_crc(&manifest), manifest };
-        let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
-        write_atomic(&self.dir.join("manifest.json"), &text)?;
-        Ok(file.manifest)
+        write_manifest(&self.dir, manifest)
     }
+}
+
+/// Write `manifest.json` (atomically) with its checksum.
+fn write_manifest(dir: &Path, manifest: Manifest) -> Result<Manifest> {
+    let file = ManifestFile { crc32: manifest_crc(&manifest), manifest };
+    let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
+    write_atomic(&dir.join("manifest.json"), &text)?;
+    Ok(file.manifest)
 }
 
 /// The label of the file of ply `ply` of a solution in `space`.
@@ -182,12 +190,24 @@ pub struct Solution {
 impl Solution {
     /// Open a solution directory and rebuild its variable layout.
     pub fn open(dir: &Path) -> Result<Solution> {
+        Solution::open_version(dir, SOLUTION_VERSION)
+    }
+
+    /// [`Solution::open`] of a solution of format `version`.
+    fn open_version(dir: &Path, version: u32) -> Result<Solution> {
         let path = dir.join("manifest.json");
         let text = std::fs::read_to_string(&path).map_err(io(&path))?;
         let file: ManifestFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
         let manifest = file.manifest;
-        if manifest.format != SOLUTION_FORMAT || manifest.version != SOLUTION_VERSION {
+        if manifest.format == SOLUTION_FORMAT
+            && manifest.version == SOLUTION_VERSION_UNBLOCKED
+            && version != manifest.version
+        {
+            let how = format!("convert it with `c4bdd verify --solution {} --upgrade`", dir.display());
+            return Err(bad(&path, format!("a solution of format version 2, which cannot be read in place: {how}")));
+        }
+        if manifest.format != SOLUTION_FORMAT || manifest.version != version {
             let (f, v) = (&manifest.format, manifest.version);
             return Err(bad(
                 &path,
@@ -217,6 +237,18 @@ impl Solution {
     /// The board of the solution.
     pub fn size(&self) -> BoardSize {
         self.space.size()
+    }
+
+    /// Read every ply file whole: its size and stored checksum against the
+    /// manifest, its header, label and roots, each block of nodes against its
+    /// checksum and the file's checksum; the first failure is an error
+    /// naming the file. Calls `done` after each ply.
+    pub fn verify(&self, mut done: impl FnMut(u32)) -> Result<()> {
+        for ply in self.plies() {
+            self.open_ply(ply)?.verify()?;
+            done(ply);
+        }
+        Ok(())
     }
 
     /// Check every ply file's size and checksum against the manifest (without
@@ -327,6 +359,35 @@ impl Solution {
     }
 }
 
+/// Rewrite a solution of format version 2 in the current format: each ply
+/// file is loaded (checked against the manifest and its own checksum) and
+/// saved again with block checksums, then the manifest is rewritten. A ply
+/// file already rewritten by an interrupted upgrade is taken as it is (it is
+/// checked when loaded). Returns the plies rewritten; a current solution has
+/// none.
+pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
+    if Solution::open(dir).is_ok() {
+        return Ok(0);
+    }
+    let mut old = Solution::open_version(dir, SOLUTION_VERSION_UNBLOCKED)?;
+    let mut writer = SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() };
+    let mut rewritten = 0;
+    for ply in old.plies() {
+        let path = dir.join(&old.entry(ply)?.file);
+        if crate::bdd::file_version(&path)? != crate::bdd::FORMAT_VERSION {
+            let (win, lost) = old.load_ply(ply)?;
+            old.space.manager.save(&[win, lost], &ply_label(&old.space, ply), &path)?;
+            old.space.manager.gc(&[]);
+            rewritten += 1;
+        }
+        writer.adopt(ply)?;
+        done(ply);
+    }
+    let manifest = Manifest { version: SOLUTION_VERSION, plies: writer.plies, ..old.manifest };
+    write_manifest(dir, manifest)?;
+    Ok(rewritten)
+}
+
 impl super::table::SolutionTable for Solution {
     fn size(&self) -> BoardSize {
         Solution::size(self)
@@ -342,5 +403,9 @@ impl super::table::SolutionTable for Solution {
 
     fn describe(&self) -> String {
         format!("the c4bdd solution {} ({} encoding)", self.dir.display(), self.manifest.encoding)
+    }
+
+    fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
+        Solution::verify(self, done)
     }
 }

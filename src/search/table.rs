@@ -25,6 +25,10 @@ pub trait SolutionTable {
     fn outcome(&mut self, position: &Position) -> Result<Outcome>;
     /// What it is, for messages: its kind and folder.
     fn describe(&self) -> String;
+    /// Read every file whole and check it (checksums where the format has
+    /// them, the structure of every node where it has not), calling `done`
+    /// after each ply; the first failure is an error naming the file.
+    fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()>;
 }
 
 /// Open the solution in `dir`: c4bdd's (a `manifest.json`) or the paper's

@@ -24,3 +24,4 @@ mod report;
 mod solve;
 mod sweep;
 mod tree;
+mod verify;

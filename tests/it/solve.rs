@@ -191,7 +191,7 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let manifest = dir.path().join("manifest.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
     for (from, to) in
-        [("\"width\": 4", "\"width\": 5"), ("\"version\": 2", "\"version\": 9"), ("\"plies\"", "\"plys\"")]
+        [("\"width\": 4", "\"width\": 5"), ("\"version\": 3", "\"version\": 9"), ("\"plies\"", "\"plys\"")]
     {
         std::fs::write(&manifest, text.replace(from, to)).unwrap();
         let err = Solution::open(dir.path()).err().expect("a damaged manifest is refused").to_string();
