@@ -45,7 +45,7 @@ pub const FORMAT_VERSION: u32 = 3;
 /// The version before block checksums, still loaded.
 const FORMAT_VERSION_UNBLOCKED: u32 = 2;
 /// Node records per checksummed block.
-pub const BLOCK_NODES: u64 = 4096;
+pub const BLOCK_NODES: u64 = 512;
 /// Bytes of a node record.
 pub const NODE_BYTES: u64 = 12;
 /// The longest label a file may carry.

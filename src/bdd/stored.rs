@@ -29,7 +29,7 @@ use super::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, NODE_BYTES};
 use crate::error::{Error, Result};
 
 /// Blocks kept in memory per file (least recently used out first).
-const CACHED_BLOCKS: usize = 64;
+const CACHED_BLOCKS: usize = 256;
 /// Bytes of an artifact record.
 const RECORD9_BYTES: u64 = 9;
 

@@ -223,7 +223,8 @@ fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.bdd");
     m.save(&[f, g], "big", &path).unwrap();
-    assert!(m.node_count(f) > 3 * 4096, "{} nodes: several blocks", m.node_count(f));
+    let block = c4bdd::bdd::BLOCK_NODES as usize;
+    assert!(m.node_count(f) > 3 * block, "{} nodes: several blocks", m.node_count(f));
     let assignments: Vec<Vec<bool>> = (0..3000).map(|_| (0..n).map(|_| next() % 2 == 0).collect()).collect();
     let mut stored = StoredBdd::open(&path, "big").unwrap();
     stored.verify().unwrap();
@@ -237,7 +238,7 @@ fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
     let good = std::fs::read(&path).unwrap();
     let mut bad = good.clone();
     let header = 8 + 4 + 4 + "big".len() + 4 + 4 * n + 8 + 4;
-    bad[header + 12 * 4096 + 100] ^= 0x04;
+    bad[header + 12 * block + 100] ^= 0x04;
     std::fs::write(&path, &bad).unwrap();
     let mut stored = StoredBdd::open(&path, "big").unwrap();
     let (mut failed, mut answered) = (0, 0);
