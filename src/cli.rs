@@ -34,6 +34,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// The value of a position in a stored solution.
     Query(QueryArgs),
+    /// Write a c4bdd solution in the format of the paper's artifact (its win and loss files).
+    Export(ExportArgs),
     /// Check a stored solution (c4bdd's or the paper's artifact's): every file read whole.
     Verify(VerifyArgs),
     /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
@@ -113,6 +115,17 @@ pub struct QueryArgs {
     pub width: Option<u32>,
     #[arg(long, short = 'H', value_parser = clap::value_parser!(u32).range(1..=13), requires = "width")]
     pub height: Option<u32>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// A directory written by `c4bdd solve --out`, solved in the artifact's variable order
+    /// (`--order column-wise`, or row-wise on the cellwise encoding of a board taller than wide).
+    #[arg(long)]
+    pub solution: PathBuf,
+    /// Where the files bdd_w{W}_h{H}_{ply}_{win|loss}.{C}{R}.bin go (created if needed).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]

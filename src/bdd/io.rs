@@ -59,7 +59,7 @@ const SAVE_CHUNK: usize = 1 << 16;
 /// reached nodes are marked, a bit per slot of the node table, and each one's
 /// index takes 4 bytes, found through the bits' rank (no array or hash map
 /// over all slots). Invariant: `local` holds 0 for a node not yet written.
-struct FileIndex {
+pub(super) struct FileIndex {
     /// The saved nodes' slots.
     bits: Vec<u64>,
     rank: Rank,
@@ -231,28 +231,28 @@ impl Manager {
         (0..self.var_count()).map(|level| self.var_at(Level(level as u32)).0).collect()
     }
 
-    /// Write `roots` (and every node below them) to a stream under `label`
-    /// (at most 4096 bytes); returns the CRC-32 stored at its end. The nodes are written in post-order from the
-    /// roots (low child first), so the file depends only on the BDDs, not on
-    /// where their nodes live; each node is encoded when its children have
-    /// their indices, and the nodes are checksummed and written a chunk at a
-    /// time.
-    pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
-        assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
+    /// The file indices of the nodes below `roots`, none assigned yet.
+    pub(super) fn file_index(&self, roots: &[Bdd]) -> FileIndex {
         let mut bits = vec![0u64; reach::words(self.table.slots())];
         let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
         let rank = Rank::new(&bits);
-        let mut index = FileIndex { bits, rank, local: vec![0; count] };
-        let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
-        let mut chunk = header_bytes(FORMAT_VERSION, label, &self.order_ids(), count as u64, roots.len() as u32);
-        chunk.reserve(SAVE_CHUNK + NODE_BYTES as usize);
-        let mut index_crc = crc32fast::Hasher::new();
-        index_crc.update(&chunk);
-        let mut blocks = BlockSums::default();
-        // Depth-first from each root; the stack is the path from the root, so
-        // a node is never on it twice. A node is written once both children
-        // are: the low one first, then the high one.
-        let mut written = 0u32;
+        FileIndex { bits, rank, local: vec![0; count] }
+    }
+
+    /// Visit the nodes below `roots` in post-order (depth-first from each
+    /// root, low child first), each once, calling `emit` with its variable
+    /// and its children's file indices: 0 and 1 are the terminals, the k-th
+    /// node emitted gets index k + 2 (kept in `index`). The order depends only
+    /// on the BDDs, not on where their nodes live.
+    pub(super) fn post_order(
+        &self,
+        index: &mut FileIndex,
+        roots: &[Bdd],
+        mut emit: impl FnMut(Var, u32, u32) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        // The stack is the path from the root, so a node is never on it
+        // twice. A node is emitted once both children are.
+        let mut emitted = 0u32;
         let mut stack: Vec<u32> = Vec::new();
         for root in roots {
             if root.0 > 1 && index.get(root.0) == 0 {
@@ -270,18 +270,41 @@ impl Manager {
                     continue;
                 }
                 stack.pop();
-                let record = record_bytes(self.var_at(Level(n.level)).0, low, high);
-                blocks.add(&record);
-                chunk.extend_from_slice(&record);
-                written += 1;
+                emit(self.var_at(Level(n.level)), low, high)?;
+                emitted += 1;
                 let at = index.rank.position(&index.bits, f);
-                index.local[at] = written + 1;
-                if chunk.len() >= SAVE_CHUNK {
-                    w.write_all(&chunk)?;
-                    chunk.clear();
-                }
+                index.local[at] = emitted + 1;
             }
         }
+        Ok(())
+    }
+
+    /// Write `roots` (and every node below them) to a stream under `label`
+    /// (at most 4096 bytes); returns the CRC-32 stored at its end. The nodes
+    /// are written in [`Manager::post_order`], checksummed and written a
+    /// chunk at a time.
+    pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
+        assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
+        let mut index = self.file_index(roots);
+        let count = index.local.len();
+        let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
+        let mut chunk = header_bytes(FORMAT_VERSION, label, &self.order_ids(), count as u64, roots.len() as u32);
+        chunk.reserve(SAVE_CHUNK + NODE_BYTES as usize);
+        let mut index_crc = crc32fast::Hasher::new();
+        index_crc.update(&chunk);
+        let mut blocks = BlockSums::default();
+        let mut written = 0u32;
+        self.post_order(&mut index, roots, |var, low, high| {
+            let record = record_bytes(var.0, low, high);
+            blocks.add(&record);
+            chunk.extend_from_slice(&record);
+            written += 1;
+            if chunk.len() >= SAVE_CHUNK {
+                w.write_all(&chunk)?;
+                chunk.clear();
+            }
+            Ok(())
+        })?;
         debug_assert_eq!(written as usize, count, "every marked node is written once");
         let tail_start = chunk.len();
         for r in roots {

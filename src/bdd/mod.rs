@@ -35,6 +35,7 @@ mod pairs;
 mod par;
 mod quant;
 mod reach;
+mod records9;
 mod recursor;
 mod shared_pages;
 mod split3;

@@ -26,6 +26,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => play::query(args),
         Command::Best(args) => play::best(args),
         Command::Verify(args) => play::verify(args),
+        Command::Export(args) => play::export(args),
         Command::Report(args) => report(args),
         Command::Sweep(args) => sweep(args),
         Command::Merge(args) => {

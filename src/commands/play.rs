@@ -4,7 +4,7 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::{BestArgs, InputError, QueryArgs, VerifyArgs};
+use crate::cli::{BestArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
@@ -82,6 +82,14 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         plies.start(),
         plies.end()
     );
+    Ok(())
+}
+
+/// `c4bdd export`: a c4bdd solution as the artifact's files.
+pub fn export(args: ExportArgs) -> Result<()> {
+    let n = crate::search::artifact::export(&args.solution, &args.out, |ply| progress(&format!("exported ply {ply}")))?;
+    progress("");
+    println!("{}: {n} files in the format of the paper's artifact", args.out.display());
     Ok(())
 }
 

@@ -15,6 +15,8 @@
 //! loss are for the player to move; at least two of the three files of a
 //! ply must be present (the published solution has win and loss only),
 //! the third is what neither holds.
+//!
+//! [`export`] writes a c4bdd solution in that format (win and loss files).
 
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -201,6 +203,61 @@ impl SolutionTable for ArtifactSolution {
         }
         Ok(())
     }
+}
+
+/// Write the c4bdd solution in `solution` as the artifact's files in `out`:
+/// per ply the win and loss files (no draw files, as in the published
+/// solution), each written beside its name and renamed over it. The
+/// solution's variable order must be the artifact's (`column-wise`, or
+/// `row-wise` on the standard encoding's files marked row order). Calls
+/// `done` after each ply; returns the files written.
+pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
+    let mut sol = super::Solution::open(solution)?;
+    let (size, kind) = (sol.size(), sol.manifest.encoding);
+    let vars = kind.build(size).state_vars();
+    let arranged_as = |order: OrderSpec| -> Result<bool> {
+        let names: Vec<&str> = order.arrange(&vars, size, kind)?.into_iter().map(|k| vars[k].name.as_str()).collect();
+        Ok(names == sol.manifest.arrangement)
+    };
+    let row_order = match (arranged_as(OrderSpec::COLUMN_WISE)?, arranged_as(OrderSpec::ROW_WISE)?) {
+        (true, _) => false,
+        (_, true) => true,
+        _ => {
+            let reason = format!("its order {} is not the artifact's (column-wise or row-wise)", sol.manifest.order);
+            return Err(bad(solution, reason));
+        }
+    };
+    if vars.len() > 255 {
+        return Err(bad(solution, format!("{} variables: the artifact's files number at most 255", vars.len())));
+    }
+    super::files::writable_dir(out)?;
+    // The artifact's number of each manager variable: 1 + its level in one frame.
+    let layout = &sol.space.layout;
+    let mut number = vec![0u8; 2 * vars.len()];
+    let frame_level = |v: crate::bdd::Var| sol.space.manager.level_of(v).0 / 2;
+    for k in 0..vars.len() {
+        for frame in [crate::encoding::Frame::A, crate::encoding::Frame::B] {
+            let v = layout.var(frame, k);
+            number[v.0 as usize] = frame_level(v) as u8 + 1;
+        }
+    }
+    let flags = format!("{}{}", (kind == EncodingKind::Compressed) as u8, row_order as u8);
+    let mut written = 0;
+    for ply in sol.plies() {
+        let (win, lost) = sol.load_ply(ply)?;
+        for (set, word) in [(win, "win"), (lost, "loss")] {
+            let name = format!("bdd_w{}_h{}_{ply}_{word}.{flags}.bin", size.width, size.height);
+            let (path, tmp) = (out.join(&name), out.join(format!("{name}.tmp")));
+            let file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+            sol.space.manager.save_records9(set, |v| number[v.0 as usize], &file).map_err(io(&tmp))?;
+            file.sync_all().map_err(io(&tmp))?;
+            std::fs::rename(&tmp, &path).map_err(io(&path))?;
+            written += 1;
+        }
+        sol.space.manager.gc(&[]);
+        done(ply);
+    }
+    Ok(written)
 }
 
 #[cfg(test)]

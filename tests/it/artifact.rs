@@ -210,3 +210,39 @@ fn best_and_query_on_an_artifact_folder_as_a_user_runs_them() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("5x4"));
 }
+
+/// `export` writes c4bdd's solution (solved in the artifact's order) as the
+/// artifact's files: each win and loss file byte for byte the artifact's own,
+/// and the folder answers like the artifact's.
+#[test]
+fn exported_solutions_are_the_artifacts_files_byte_for_byte() {
+    for (dir, size, kind) in artifact_solutions() {
+        let sol = tempfile::tempdir().unwrap();
+        let sol_dir = sol.path().join("s");
+        let (w, h) = (size.width.to_string(), size.height.to_string());
+        let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().unwrap();
+        let solve = ["solve", "-W", &w, "-H", &h, "--encoding", kind.name(), "--order", "column-wise", "--out"];
+        let out = run(&[&solve[..], &[sol_dir.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let exported = sol.path().join("e");
+        let out = run(&["export", "--solution", sol_dir.to_str().unwrap(), "--out", exported.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&exported).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_owned();
+            let ours = std::fs::read(&path).unwrap();
+            let theirs = std::fs::read(dir.join(&name)).unwrap();
+            assert!(
+                ours == theirs,
+                "{}: {:?} differs ({} bytes, the artifact's {})",
+                dir.display(),
+                name,
+                ours.len(),
+                theirs.len()
+            );
+            compared += 1;
+        }
+        assert_eq!(compared, 2 * (size.cells() + 1), "{}", dir.display());
+    }
+}
