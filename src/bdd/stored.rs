@@ -131,18 +131,8 @@ impl StoredBdd {
         for (l, &v) in order.iter().enumerate() {
             level[v as usize] = l as u32;
         }
-        let records = Records::Native { offset };
-        let stored = StoredBdd {
-            file,
-            path: path.to_path_buf(),
-            records,
-            count,
-            level,
-            roots,
-            sums,
-            cache: HashMap::new(),
-            tick: 0,
-        };
+        let (records, path) = (Records::Native { offset }, path.to_path_buf());
+        let stored = StoredBdd { file, path, records, count, level, roots, sums, cache: HashMap::new(), tick: 0 };
         if let Some(&r) = stored.roots.iter().find(|&&r| r as u64 >= count + 2) {
             return Err(stored.bad(format!("a root refers to node {r} of {}", count + 2)));
         }
@@ -161,18 +151,8 @@ impl StoredBdd {
         let count = len / RECORD9_BYTES;
         let level = (0..=vars).map(|v| if v == 0 { u32::MAX } else { v - 1 }).collect();
         let roots = vec![(count - 1) as u32];
-        let records = Records::Nine;
-        let mut stored = StoredBdd {
-            file,
-            path: path.to_path_buf(),
-            records,
-            count,
-            level,
-            roots,
-            sums: Vec::new(),
-            cache: HashMap::new(),
-            tick: 0,
-        };
+        let (records, path, sums) = (Records::Nine, path.to_path_buf(), Vec::new());
+        let mut stored = StoredBdd { file, path, records, count, level, roots, sums, cache: HashMap::new(), tick: 0 };
         for (k, low) in (0..count.min(2)).zip([0, 1]) {
             let r = stored.record(k as u32)?;
             if (r.var, r.low, r.high) != (0, low, low) {

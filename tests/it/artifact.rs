@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::copy_of;
+
 use c4bdd::bdd::Config;
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::alphabeta::{OutcomeProbe, Search};
@@ -136,16 +138,6 @@ fn best_over_the_artifacts_tables_equals_best_without() {
         drop(probed);
         assert!(probe.failures().is_empty(), "{:?}", probe.failures());
     }
-}
-
-/// Copy an artifact folder to a temporary one.
-fn copy_of(dir: &Path) -> tempfile::TempDir {
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
-    }
-    copy
 }
 
 /// A damaged file gives an error naming it, never a wrong answer or a hang;

@@ -128,3 +128,13 @@ pub fn names_a_phase(line: &str, head: &str) -> bool {
     let named = |p: &c4bdd::search::Phase| line.starts_with(&format!("{head} during {}: an allocation of ", p.name()));
     c4bdd::search::Phase::ALL.iter().any(named)
 }
+
+/// A copy of a folder's files in a temporary folder.
+pub fn copy_of(dir: &std::path::Path) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
+    }
+    copy
+}

@@ -5,20 +5,13 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::common::copy_of;
+
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
 
 fn c4bdd(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
-}
-
-fn copy_of(dir: &Path) -> tempfile::TempDir {
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
-    }
-    copy
 }
 
 #[test]
