@@ -36,6 +36,9 @@ pub enum Command {
     Query(QueryArgs),
     /// Write a c4bdd solution in the format of the paper's artifact (its win and loss files).
     Export(ExportArgs),
+    /// An opening book: the exact value of every position at one ply, by searches that probe a
+    /// stored solution (resumable: rerun the same command).
+    Book(BookArgs),
     /// Check a stored solution (c4bdd's or the paper's artifact's): every file read whole.
     Verify(VerifyArgs),
     /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
@@ -129,6 +132,26 @@ pub struct ExportArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct BookArgs {
+    /// The stored solution the searches probe (as for `c4bdd query`).
+    #[arg(long)]
+    pub solution: PathBuf,
+    /// The ply of the book's positions.
+    #[arg(long, default_value_t = 8)]
+    pub ply: u32,
+    /// The book (CSV: position layout, value, plies); FILE.partial holds the rows of an
+    /// interrupted run, which a rerun takes up.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Searches at once, each with its own tables and transposition table.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// log2 of each search's transposition-table entries (16 bytes each).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(4..=30))]
+    pub table_bits: u32,
+}
+
+#[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The solution folder (as for `c4bdd query`).
     #[arg(long)]
@@ -166,6 +189,10 @@ pub struct BestArgs {
     /// moves that cannot win.
     #[arg(long)]
     pub solution: Option<PathBuf>,
+    /// An opening book (`c4bdd book`) of the same board: its positions' exact values end the
+    /// search there.
+    #[arg(long)]
+    pub book: Option<PathBuf>,
     /// Every legal move's exact value too (one exact search per move); without it, the
     /// position's value and one move that keeps it.
     #[arg(long)]

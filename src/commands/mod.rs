@@ -27,6 +27,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Best(args) => play::best(args),
         Command::Verify(args) => play::verify(args),
         Command::Export(args) => play::export(args),
+        Command::Book(args) => play::book(args),
         Command::Report(args) => report(args),
         Command::Sweep(args) => sweep(args),
         Command::Merge(args) => {

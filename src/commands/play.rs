@@ -4,10 +4,11 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::cli::{BestArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
+use crate::cli::{BestArgs, BookArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
+use crate::search::book::{Book, BookOptions, BookProbe};
 use crate::search::{open_table, SolutionTable, TableProbe};
 
 /// The position of `moves` or of a pasted board (`position`) on `size`, and
@@ -93,6 +94,33 @@ pub fn export(args: ExportArgs) -> Result<()> {
     Ok(())
 }
 
+/// `c4bdd book`: build (or finish) an opening book, with a progress bar.
+pub fn book(args: BookArgs) -> Result<()> {
+    let size = open_table(&args.solution)?.size();
+    if args.ply >= size.cells() {
+        return Err(InputError(format!(
+            "--ply {}: a book's ply is below the board's {} cells",
+            args.ply,
+            size.cells()
+        ))
+        .into());
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    let style =
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta}");
+    bar.set_style(style.expect("a valid template"));
+    let opts = BookOptions { ply: args.ply, jobs: args.jobs as usize, table_bits: args.table_bits };
+    let start = std::time::Instant::now();
+    let n = crate::search::book::build(&args.solution, &args.out, &opts, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    let time_s = start.elapsed().as_secs_f64();
+    println!("{}: {n} positions of {size} at ply {} valued in {time_s:.1} s", args.out.display(), args.ply);
+    Ok(())
+}
+
 /// A progress line on a terminal's stderr, overwritten by the next one (an
 /// empty one ends it); nothing when stderr is not a terminal.
 fn progress(line: &str) {
@@ -153,7 +181,9 @@ pub fn best(args: BestArgs) -> Result<()> {
     if position.is_terminal() {
         return Err(InputError(format!("the game after {name} is already over")).into());
     }
-    let mut solution = table.map(|t| probe_of(t, &args, size, &position)).transpose()?;
+    let table = table.map(|t| probe_of(t, &args, size, &position)).transpose()?;
+    let book = args.book.as_deref().map(|path| Book::read(path, size)).transpose()?;
+    let mut solution = (table.is_some() || book.is_some()).then_some(BookProbe { book, table });
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
     let mut search = Search::new(size, args.table_bits, probe);
@@ -172,7 +202,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     let time_s = start.elapsed().as_secs_f64();
     let (nodes, probes) = (search.nodes, search.probes);
     drop(search);
-    for (_, why) in solution.as_ref().map_or(&[][..], |s| s.failures()) {
+    for (_, why) in solution.as_ref().and_then(|s| s.table.as_ref()).map_or(&[][..], |t| t.failures()) {
         if args.strict {
             return Err(InputError(format!("{why} (--strict)")).into());
         }

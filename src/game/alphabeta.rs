@@ -11,7 +11,8 @@
 //! loss at ply `t` scores `-(cells + 1 - t)` (later losses score higher), a
 //! draw 0. A probe that knows a position is won, drawn or lost narrows the
 //! window (a draw ends the search of that position), which skips every move
-//! into a position the opponent does not lose when a win is known.
+//! into a position the opponent does not lose when a win is known; one that
+//! knows its exact value (an opening book) ends its search.
 
 use super::board::{BoardSize, Position, MAX_SIDE};
 use super::explicit::Outcome;
@@ -20,6 +21,11 @@ use super::explicit::Outcome;
 pub trait OutcomeProbe {
     /// The outcome for the player to move, if known.
     fn probe(&mut self, position: &Position) -> Option<Outcome>;
+
+    /// The exact value for the player to move, if known (an opening book).
+    fn exact(&mut self, _position: &Position) -> Option<MoveValue> {
+        None
+    }
 }
 
 /// The exact value of a position or move for the player to move.
@@ -153,10 +159,7 @@ impl<'a> Search<'a> {
     /// The smaller of a position's key and its mirror image's (the columns
     /// in reverse order): both positions have the same score.
     fn canonical(&self, key: u128) -> u128 {
-        let (h1, last) = (self.size.column_bits(), self.size.width as u32 - 1);
-        let column = (1u128 << h1) - 1;
-        let mirror = (0..=last).fold(0, |m, c| m | ((key >> (c * h1)) & column) << ((last - c) * h1));
-        key.min(mirror)
+        self.size.canonical(key)
     }
 
     /// The first slot of the bucket of `key`: two entries, the first kept
@@ -283,6 +286,15 @@ impl<'a> Search<'a> {
         lo
     }
 
+    /// The score of `value` at ply `ply` (the inverse of [`Search::to_value`]).
+    fn score_of(&self, value: MoveValue, ply: u32) -> i32 {
+        match value {
+            MoveValue::Draw => 0,
+            MoveValue::Win(n) => self.big - (ply + n) as i32,
+            MoveValue::Loss(n) => -(self.big - (ply + n) as i32),
+        }
+    }
+
     fn to_value(&self, score: i32, ply: u32) -> MoveValue {
         match score {
             0 => MoveValue::Draw,
@@ -367,6 +379,10 @@ impl<'a> Search<'a> {
             return alpha;
         }
         if let Some(probe) = self.probe.as_mut() {
+            if let Some(value) = probe.exact(p) {
+                self.probes += 1;
+                return self.score_of(value, p.ply());
+            }
             if let Some(outcome) = probe.probe(p) {
                 self.probes += 1;
                 match outcome {

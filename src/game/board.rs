@@ -40,6 +40,19 @@ impl BoardSize {
         self.height as u32 + 1
     }
 
+    /// The smaller of a position key and its mirror image's (the columns in
+    /// reverse order): a position and its mirror image have the same value.
+    pub fn canonical(self, key: u128) -> u128 {
+        key.min(self.mirror(key))
+    }
+
+    /// A bitboard (or key) with its columns in reverse order.
+    pub fn mirror(self, bits: u128) -> u128 {
+        let (h1, last) = (self.column_bits(), self.width as u32 - 1);
+        let column = (1u128 << h1) - 1;
+        (0..=last).fold(0, |m, c| m | ((bits >> (c * h1)) & column) << ((last - c) * h1))
+    }
+
     /// Whether explicit bitboard positions (`u128`) support this board.
     pub fn fits_bitboard(self) -> bool {
         self.width as u32 * self.column_bits() <= 128
@@ -177,6 +190,12 @@ impl Position {
             mask: self.mask | (self.mask + self.bottom(col)),
             ply: self.ply + 1,
         }
+    }
+
+    /// The mirror image: the columns in reverse order.
+    pub fn mirror(&self) -> Position {
+        let m = |p| self.size.mirror(self.discs(p));
+        Position::from_discs(self.size, m(Player::First), m(Player::Second))
     }
 
     /// Discs of a player.

@@ -4,6 +4,7 @@
 
 pub mod artifact;
 pub mod backward;
+pub mod book;
 pub mod checkpoint;
 mod files;
 pub mod forward;

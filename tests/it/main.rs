@@ -10,6 +10,7 @@ mod bdd_io;
 mod bdd_laws;
 mod bdd_random;
 mod best;
+mod book;
 mod checkpoint;
 mod cli;
 mod common;
