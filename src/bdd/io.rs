@@ -281,7 +281,7 @@ impl Manager {
 
     /// Write `roots` (and every node below them) to a stream under `label`
     /// (at most 4096 bytes); returns the CRC-32 stored at its end. The nodes
-    /// are written in [`Manager::post_order`], checksummed and written a
+    /// are written in post-order (`Manager::post_order`), checksummed and written a
     /// chunk at a time.
     pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
         assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
