@@ -410,7 +410,8 @@ pub struct CountArgs {
     /// paper's alternating frames with one monolithic relation or one relation per column.
     #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
-    /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), or none (off).
+    /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), fold the
+    /// non-terminal sources into the relation (fused), or none (off).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
     /// Expand positions after a win too (same as --terminal off; Figure 2a's "without termination").

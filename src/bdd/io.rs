@@ -461,7 +461,9 @@ impl Manager {
         match self.load_with_room(BufReader::with_capacity(1 << 20, file), label, room) {
             Ok(roots) => Ok(roots),
             Err(LoadError::Io(source)) => Err(Error::Io { path: path.to_path_buf(), source }),
-            Err(LoadError::Bad(reason)) => Err(Error::BadFile { path: path.to_path_buf(), reason }),
+            Err(LoadError::Bad(reason)) => {
+                Err(Error::BadFile { path: path.to_path_buf(), reason: format!("failed its check: {reason}") })
+            }
             Err(LoadError::Limit(e)) => Err(e),
         }
     }

@@ -56,7 +56,7 @@ fn report(args: ReportArgs) -> Result<()> {
         boards: args.board,
     };
     let written = crate::report::report(&opts)?;
-    println!("{} files in {}, and {}", written.files.len(), args.plots.display(), args.repro.display());
+    println!("{} files written in {}, and {}", written.file_count(), args.plots.display(), args.repro.display());
     Ok(())
 }
 
@@ -89,7 +89,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
             boards: Vec::new(),
         };
         let written = crate::report::report(&opts)?;
-        println!("report: {} files in plots/, and paper-repro.md", written.files.len());
+        println!("report: {} files written in plots/, and paper-repro.md", written.file_count());
     }
     Ok(())
 }

@@ -159,6 +159,15 @@ pub fn column_permutations(width: u32) -> Vec<Vec<u32>> {
     out
 }
 
+/// The names of an encoding's variables, the first and last few, for messages.
+fn names_of(vars: &[StateVar]) -> String {
+    let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+    match names.len() {
+        0..=8 => names.join(", "),
+        n => format!("{}, ..., {}", names[..4].join(", "), names[n - 3..].join(", ")),
+    }
+}
+
 /// The variables in the order of `names` (read from `source`).
 fn arrange_named(source: &str, names: &[String], vars: &[StateVar]) -> Result<Vec<usize>> {
     let invalid = |reason: String| Error::InvalidOrder { reason: format!("{source}: {reason}") };
@@ -166,7 +175,7 @@ fn arrange_named(source: &str, names: &[String], vars: &[StateVar]) -> Result<Ve
     let mut out = Vec::with_capacity(vars.len());
     for name in names {
         let Some(i) = vars.iter().position(|v| &v.name == name) else {
-            return Err(invalid(format!("unknown variable '{name}'")));
+            return Err(invalid(format!("unknown variable '{name}' (this encoding's: {})", names_of(vars))));
         };
         if std::mem::replace(&mut placed[i], true) {
             return Err(invalid(format!("variable '{name}' is listed twice")));

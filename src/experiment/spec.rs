@@ -225,7 +225,8 @@ impl ExperimentSpec {
             }
         }
         if g.widths.is_empty() != g.heights.is_empty() {
-            return Err(format!("{at}.widths and {at}.heights must be given together"));
+            let (empty, other) = if g.widths.is_empty() { ("widths", "heights") } else { ("heights", "widths") };
+            return Err(format!("{at}.{empty} is empty or missing while {at}.{other} is not: give both, or neither"));
         }
         for text in &g.boards {
             let (w, h) = parse_board(text).ok_or_else(|| format!("{at}.boards: '{text}' is not a board like 7x6"))?;

@@ -41,7 +41,17 @@ pub struct ReportOptions {
 
 /// Files written, with the one-line description used in plots/README.md.
 pub struct Written {
+    /// One entry a table or chart: its files (comma separated, such as a
+    /// chart's PNG and SVG) and what they hold.
     pub files: Vec<(String, String)>,
+}
+
+impl Written {
+    /// How many files were written into plots/: every file of every entry
+    /// and plots/README.md.
+    pub fn file_count(&self) -> usize {
+        self.files.iter().map(|(names, _)| names.split(", ").count()).sum::<usize>() + 1
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {

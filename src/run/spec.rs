@@ -67,7 +67,7 @@ pub struct Limits {
     pub time_s: Option<f64>,
     /// Most BDD node slots (default: 2^32 - 1); reaching it stops the run
     /// with exit status 3, keeping the finished plies.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_nodes: Option<usize>,
     /// Address-space limit of the run's process.
     #[arg(skip)]
@@ -97,27 +97,27 @@ impl Limits {
 #[serde(deny_unknown_fields, default)]
 pub struct ManagerSettings {
     /// Collect garbage once this many nodes are alive (default: 4194304 for a count, 1048576 for a solve)...
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_min_live: Option<usize>,
     /// ...or once the live nodes have grown by this factor since the last collection.
-    #[arg(long, default_value_t = Config::default().gc_growth)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().gc_growth)]
     pub gc_growth: f64,
     /// Node slots per computed-cache entry (1 = as many entries as slots).
-    #[arg(long, default_value_t = Config::default().cache_ratio)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().cache_ratio)]
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
-    #[arg(long, default_value_t = Config::default().max_cache_entries)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
     /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_cache_entries: Option<usize>,
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
-    #[arg(long, default_value_t = Config::default().split3_cache_ratio)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
     pub split3_cache_ratio: usize,
 }
 

@@ -293,7 +293,7 @@ impl Solution {
         }
         let label = ply_label(&self.space, ply);
         let roots = self.space.manager.load_from(&bytes[..], &label).map_err(|e| match e {
-            crate::bdd::LoadError::Bad(reason) => bad(&path, reason),
+            crate::bdd::LoadError::Bad(reason) => bad(&path, format!("failed its check: {reason}")),
             crate::bdd::LoadError::Io(source) => Error::Io { path: path.clone(), source },
             crate::bdd::LoadError::Limit(e) => e,
         })?;

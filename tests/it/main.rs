@@ -18,6 +18,7 @@ mod count;
 mod down_to;
 mod fuzz;
 mod integrity;
+mod newcomer;
 mod orders;
 mod parallel;
 mod positions;

@@ -297,6 +297,11 @@ fn bad_specs_get_one_line_status_2_and_write_nothing() {
         ("order", "[grid]\nboards = [\"4x4\"]\norders = [\"spiral\"]\n", "spiral"),
         ("board", "[grid]\nboards = [\"4by4\"]\n", "4by4"),
         ("also", "[grid]\nboards = [\"4x4\"]\n[[also]]\nboards = [\"4x4\"]\nterminal = []\n", "also[1].terminal"),
+        (
+            "heights",
+            "[grid]\nwidths = [4]\nheights = []\n",
+            "grid.heights is empty or missing while grid.widths is not",
+        ),
     ];
     for (name, body, needle) in cases {
         let spec = write_spec(dir.path(), name, body);
