@@ -49,7 +49,7 @@ pub const BLOCK_NODES: u64 = 512;
 /// Bytes of a node record.
 pub const NODE_BYTES: u64 = 12;
 /// The longest label a file may carry.
-const MAX_LABEL: u32 = 4096;
+pub(super) const MAX_LABEL: u32 = 4096;
 
 /// Bytes encoded before they are checksummed and written (the last node may
 /// take a chunk 12 bytes past it).

@@ -25,7 +25,8 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use super::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, NODE_BYTES};
+use super::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, MAX_LABEL, NODE_BYTES};
+use super::node::MAX_VARS;
 use crate::error::{Error, Result};
 
 /// Blocks kept in memory per file (least recently used out first).
@@ -97,12 +98,18 @@ impl StoredBdd {
             )));
         }
         let label_len = word(&fixed, 12) as u64;
+        if label_len > MAX_LABEL as u64 {
+            return Err(bad(format!("failed its check: a label of {label_len} bytes")));
+        }
         let held = read_at(&file, path, 16, (label_len + 4).min(len.saturating_sub(16)) as usize)?;
         if held.len() as u64 != label_len + 4 || &held[..label_len as usize] != label.as_bytes() {
             let held = String::from_utf8_lossy(&held[..held.len().min(label_len as usize)]).into_owned();
             return Err(bad(format!("it holds {held}, not {label}")));
         }
         let vars = word(&held, label_len as usize) as u64;
+        if vars > MAX_VARS as u64 {
+            return Err(bad(format!("failed its check: {vars} variables")));
+        }
         let at = 16 + label_len + 4;
         if at + 4 * vars + 12 > len {
             return Err(bad("truncated file".into()));
