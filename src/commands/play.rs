@@ -181,7 +181,8 @@ pub fn best(args: BestArgs) -> Result<()> {
     if position.is_terminal() {
         return Err(InputError(format!("the game after {name} is already over")).into());
     }
-    let table = table.map(|t| probe_of(t, &args, size, &position)).transpose()?;
+    let dir = args.solution.as_deref().unwrap_or(std::path::Path::new(""));
+    let table = table.map(|t| probe_of(t, dir, size, &position)).transpose()?;
     let book = args.book.as_deref().map(|path| Book::read(path, size)).transpose()?;
     let mut solution = (table.is_some() || book.is_some()).then_some(BookProbe { book, table });
     let start = std::time::Instant::now();
@@ -247,13 +248,12 @@ pub fn best(args: BestArgs) -> Result<()> {
 /// an error, not a quiet search without it).
 fn probe_of(
     mut table: Box<dyn SolutionTable>,
-    args: &BestArgs,
+    dir: &std::path::Path,
     size: BoardSize,
     position: &Position,
 ) -> Result<TableProbe> {
     if table.size() != size {
-        let dir = args.solution.as_deref().unwrap_or(std::path::Path::new("")).display();
-        let msg = format!("solution {dir} is for board {}, not {size}", table.size());
+        let msg = format!("solution {} is for board {}, not {size}", dir.display(), table.size());
         return Err(InputError(msg).into());
     }
     if table.plies().contains(&position.ply()) {

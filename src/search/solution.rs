@@ -251,21 +251,6 @@ impl Solution {
         Ok(())
     }
 
-    /// Check every ply file's size and checksum against the manifest (without
-    /// loading the BDDs); the first mismatch is an error naming the file.
-    pub fn verify_files(&self) -> Result<()> {
-        for entry in &self.manifest.plies {
-            let path = self.dir.join(&entry.file);
-            let bytes = std::fs::read(&path).map_err(io(&path))?;
-            let stored = bytes.len().checked_sub(4).map(|n| u32::from_le_bytes(bytes[n..].try_into().unwrap()));
-            let computed = bytes.len().checked_sub(4).map(|n| crc32fast::hash(&bytes[..n]));
-            if bytes.len() as u64 != entry.bytes || stored != Some(entry.crc32) || computed != stored {
-                return Err(bad(&path, "its size or checksum differs from the manifest"));
-            }
-        }
-        Ok(())
-    }
-
     /// The plies the solution holds, from its lowest to the last.
     pub fn plies(&self) -> std::ops::RangeInclusive<u32> {
         let cells = self.size().cells();
