@@ -257,7 +257,8 @@ pub struct SweepArgs {
     /// No progress bar and no per-run lines.
     #[arg(long)]
     pub quiet: bool,
-    /// Afterwards, regenerate plots/ and paper-repro.md from the whole archive (as `c4bdd report`).
+    /// Afterwards, write the report of this spec's archives (results/NAME/) into plots/NAME/:
+    /// tables and charts (the project's whole report, plots/ and paper-repro.md, is `c4bdd report`'s).
     #[arg(long)]
     pub report: bool,
     /// Run again the selected runs that a limit stopped or that failed: their rows are taken out

@@ -92,8 +92,12 @@ fn one_line(e: &clap::Error) -> String {
     }
 }
 
-/// Map an error to the documented exit status.
+/// Map an error to the documented exit status (a full disk is not invalid
+/// input, whatever file it struck).
 fn exit_status(err: &anyhow::Error) -> u8 {
+    if err.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(c4bdd::error::is_disk_full)) {
+        return 1;
+    }
     match err.downcast_ref::<Error>() {
         Some(Error::NodeLimit { .. }) => EXIT_LIMIT,
         Some(

@@ -199,6 +199,25 @@ impl StoredBdd {
     /// BDD rooted at `root`: one walk down, reading each record through the
     /// block cache.
     pub fn eval(&mut self, root: u32, value: &[bool]) -> Result<bool> {
+        self.walk(root, |var, _| value.get(var as usize).copied().unwrap_or(false))
+    }
+
+    /// One assignment (indexed by variable id) that satisfies the BDD rooted
+    /// at `root`, or `None` if none does: the walk takes the low edge unless
+    /// it is false; variables it does not test are false.
+    pub fn witness(&mut self, root: u32) -> Result<Option<Vec<bool>>> {
+        let mut value = vec![false; self.level.len()];
+        let found = self.walk(root, |var, low| {
+            let high = low == 0;
+            value[var as usize] = high;
+            high
+        })?;
+        Ok(found.then_some(value))
+    }
+
+    /// Walk down from `root`, at each node taking the high edge where
+    /// `high(var, low)` says so; returns the terminal reached.
+    fn walk(&mut self, root: u32, mut high: impl FnMut(u32, u32) -> bool) -> Result<bool> {
         let mut at = root;
         let mut above = None;
         loop {
@@ -213,7 +232,7 @@ impl StoredBdd {
                 return Err(self.bad(format!("failed its check: {reason}")));
             }
             above = Some(level);
-            at = if value.get(r.var as usize).copied().unwrap_or(false) { r.high } else { r.low };
+            at = if high(r.var, r.low) { r.high } else { r.low };
         }
     }
 

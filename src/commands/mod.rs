@@ -52,7 +52,7 @@ fn report(args: ReportArgs) -> Result<()> {
         results: args.results,
         reference: args.reference,
         plots: args.plots.clone(),
-        repro: args.repro.clone(),
+        repro: Some(args.repro.clone()),
         boards: args.board,
     };
     let written = crate::report::report(&opts)?;
@@ -81,15 +81,20 @@ fn sweep(args: SweepArgs) -> Result<()> {
     let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
     println!("{}: {} runs ran ({} ok), {} already finished", done.dir.display(), done.ran, done.ok, done.skipped);
     if args.report {
+        // The spec's own report: its archives (results/NAME/) into plots/NAME/;
+        // an archive elsewhere (--out) alone, into plots/ and its folder's name.
+        let inside = done.dir.starts_with(&opts.results);
+        let experiment = done.dir.parent().filter(|_| inside).unwrap_or(&done.dir).to_path_buf();
+        let name = experiment.file_name().map_or("sweep".into(), |n| n.to_string_lossy().into_owned());
         let opts = ReportOptions {
-            results: opts.results,
+            results: experiment,
             reference: PathBuf::from("reference"),
-            plots: PathBuf::from("plots"),
-            repro: PathBuf::from("paper-repro.md"),
+            plots: Path::new("plots").join(name),
+            repro: None,
             boards: Vec::new(),
         };
         let written = crate::report::report(&opts)?;
-        println!("report: {} files written in plots/, and paper-repro.md", written.file_count());
+        println!("report: {} files written in {}", written.file_count(), opts.plots.display());
     }
     Ok(())
 }
@@ -122,17 +127,22 @@ struct CsvOut {
 impl CsvOut {
     fn open(path: Option<&Path>) -> Result<Option<CsvOut>> {
         let Some(path) = path else { return Ok(None) };
-        let cannot = |e: &dyn std::fmt::Display| InputError(format!("cannot write --csv file {}: {e}", path.display()));
-        let file = File::create(path).map_err(|e| cannot(&e))?;
+        let what = format!("cannot write --csv file {}", path.display());
+        // A path that cannot be written is invalid input; a full disk is not.
+        let cannot = |e: std::io::Error| match crate::error::is_disk_full(&e) {
+            true => anyhow::Error::new(e).context(what.clone()),
+            false => InputError(format!("{what}: {e}")).into(),
+        };
+        let file = File::create(path).map_err(cannot)?;
         // Only a regular file is ever removed (never /dev/stdout or a pipe).
         let regular = file.metadata().is_ok_and(|m| m.is_file());
         let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
-        let header = writer.write_record(PlyRow::header()).and_then(|_| writer.flush().map_err(csv::Error::from));
+        let header = writer.write_record(PlyRow::header()).map_err(std::io::Error::from).and_then(|_| writer.flush());
         if let Err(e) = header {
             if regular {
                 let _ = std::fs::remove_file(path);
             }
-            return Err(cannot(&e).into());
+            return Err(cannot(e));
         }
         Ok(Some(CsvOut { path: path.to_path_buf(), writer, error: None, rows: 0, regular }))
     }

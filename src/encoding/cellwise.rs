@@ -114,4 +114,21 @@ impl Encoding for Cellwise {
         }
         lits
     }
+
+    fn discs(&self, values: &[bool]) -> Option<(u128, u128)> {
+        let (mut first, mut second) = (0u128, 0u128);
+        let bits = self.size.column_bits();
+        for col in 0..self.size.width {
+            for row in 0..self.size.height {
+                let bit = 1u128 << (col as u32 * bits + row as u32);
+                if *values.get(self.k(col, row, Player::First))? {
+                    first |= bit;
+                }
+                if *values.get(self.k(col, row, Player::Second))? {
+                    second |= bit;
+                }
+            }
+        }
+        Some((first, second))
+    }
 }

@@ -117,4 +117,22 @@ impl Encoding for Compressed {
         }
         lits
     }
+
+    fn discs(&self, values: &[bool]) -> Option<(u128, u128)> {
+        let (mut first, mut second) = (0u128, 0u128);
+        let bits = self.size.column_bits();
+        for col in 0..self.size.width {
+            // The highest set variable of the column marks its lowest free cell.
+            let height = (0..=self.size.height).rev().find(|&row| values.get(self.k(col, row)) == Some(&true))?;
+            for row in 0..height {
+                let bit = 1u128 << (col as u32 * bits + row as u32);
+                if values[self.k(col, row)] {
+                    first |= bit;
+                } else {
+                    second |= bit;
+                }
+            }
+        }
+        Some((first, second))
+    }
 }

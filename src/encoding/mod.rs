@@ -195,6 +195,20 @@ pub trait Encoding: Send + Sync {
 
     /// The value of every state variable `k` for an explicit position.
     fn literals(&self, position: &Position) -> Vec<(usize, bool)>;
+
+    /// The discs `(first, second)` that the values of the state variables
+    /// (indexed by `k`) describe, if their cell variables describe discs at
+    /// all; [`decode`] checks the rest.
+    fn discs(&self, values: &[bool]) -> Option<(u128, u128)>;
+}
+
+/// The position whose state variables have `values` (indexed by `k`), if
+/// there is one: the encoding's discs make a position whose every literal
+/// is the value given.
+pub fn decode(encoding: &dyn Encoding, values: &[bool]) -> Option<Position> {
+    let (first, second) = encoding.discs(values)?;
+    let position = Position::from_layout(encoding.size(), first, second)?;
+    encoding.literals(&position).into_iter().all(|(k, v)| values.get(k) == Some(&v)).then_some(position)
 }
 
 /// A manager, an encoding and a variable order, ready for search.
@@ -303,6 +317,15 @@ impl StateSpace {
     /// both frames' variables, so the answer does not depend on the frame.
     pub fn contains(&self, f: Bdd, position: &Position) -> bool {
         self.manager.eval(f, &self.assignment(position))
+    }
+
+    /// The position an assignment (by variable id) gives the state
+    /// variables of `frame`, if it is one.
+    pub fn position(&self, assignment: &[bool], frame: Frame) -> Option<Position> {
+        let values: Vec<bool> = (0..self.layout.per_frame())
+            .map(|k| assignment.get(self.layout.var(frame, k).0 as usize).copied().unwrap_or(false))
+            .collect();
+        decode(self.encoding.as_ref(), &values)
     }
 
     /// The value of every manager variable (by id) for a position: its

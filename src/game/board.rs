@@ -152,6 +152,23 @@ impl Position {
         Position { size, current, mask, ply }
     }
 
+    /// The position with the given discs of each player, if they make one:
+    /// no cell held by both, each column filled from the bottom, and the
+    /// first player with as many discs as the second or one more.
+    pub fn from_layout(size: BoardSize, first: u128, second: u128) -> Option<Position> {
+        let (a, b) = (first.count_ones(), second.count_ones());
+        if !size.fits_bitboard() || first & second != 0 || !(a == b || a == b + 1) {
+            return None;
+        }
+        let (bits, mask) = (size.column_bits(), first | second);
+        let columns_ok = (0..size.width as u32).all(|col| {
+            let column = (mask >> (col * bits)) & ((1u128 << bits) - 1);
+            column & (column + 1) == 0 && column >> size.height == 0
+        });
+        (columns_ok && mask.checked_shr(size.width as u32 * bits).unwrap_or(0) == 0)
+            .then(|| Position::from_discs(size, first, second))
+    }
+
     pub fn size(&self) -> BoardSize {
         self.size
     }

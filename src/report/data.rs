@@ -165,18 +165,25 @@ pub struct Search {
     pub row: SearchRow,
 }
 
-/// The archive directories `root/<experiment>/<dir>` for which `keep` holds,
-/// sorted.
+/// The archive directories for which `keep` holds, sorted: those of the
+/// form `root/<experiment>/<dir>` (a whole results root), or `root/<dir>`
+/// (one experiment's folder), or `root` itself (one archive).
 pub fn archive_dirs(root: &Path, keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
+    let subdirs = |dir: &Path| -> Result<Vec<PathBuf>> {
+        let entries =
+            std::fs::read_dir(dir).with_context(|| format!("cannot read results directory {}", dir.display()))?;
+        Ok(entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
+    };
     let mut out = Vec::new();
-    let experiments =
-        std::fs::read_dir(root).with_context(|| format!("cannot read results directory {}", root.display()))?;
-    for exp in experiments.flatten().filter(|e| e.path().is_dir()) {
-        for dir in std::fs::read_dir(exp.path())?.flatten().map(|d| d.path()) {
-            if keep(&dir) {
-                out.push(dir);
-            }
+    if keep(root) {
+        out.push(root.to_path_buf());
+    }
+    for dir in subdirs(root)? {
+        if keep(&dir) {
+            out.push(dir);
+            continue;
         }
+        out.extend(subdirs(&dir)?.into_iter().filter(|d| keep(d)));
     }
     out.sort();
     Ok(out)

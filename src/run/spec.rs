@@ -56,6 +56,11 @@ fn is_false(b: &bool) -> bool {
 /// Fewest node slots a run may be limited to.
 pub const MIN_MAX_NODES: usize = 16;
 
+/// The least address space a run may be limited to: a worker's threads,
+/// tables and libraries take tens of megabytes before any BDD work (below
+/// about 1e7 bytes it cannot start at all).
+pub const MIN_MEMORY_BYTES: f64 = 1e8;
+
 /// Per-run limits; a run that reaches one is recorded with that status. A
 /// sweep applies all three (`[limits]`); `count` and `solve` take the node
 /// limit (`--max-nodes`).
@@ -77,11 +82,13 @@ pub struct Limits {
 impl Limits {
     /// Check the limits; the message names the key and the value.
     pub fn check(&self) -> Result<(), String> {
-        if let Some(t) = self.time_s.filter(|t| t.is_nan() || *t <= 0.0) {
-            return Err(format!("time_s: {t} must be positive"));
+        if let Some(t) = self.time_s.filter(|t| !t.is_finite() || *t <= 0.0) {
+            return Err(format!("time_s: {t} must be a positive number of seconds"));
         }
-        if let Some(m) = self.memory_bytes.filter(|m| m.is_nan() || *m < 1e6) {
-            return Err(format!("memory_bytes: {m} must be at least 1e6"));
+        if let Some(m) = self.memory_bytes.filter(|m| !m.is_finite() || *m < MIN_MEMORY_BYTES) {
+            return Err(format!(
+                "memory_bytes: {m} must be a number of bytes of at least {MIN_MEMORY_BYTES:e} (what a worker needs to start)"
+            ));
         }
         if let Some(n) = self.max_nodes.filter(|&n| n < MIN_MAX_NODES) {
             return Err(format!("max_nodes: {n} must be at least {MIN_MAX_NODES}"));

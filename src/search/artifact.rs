@@ -22,7 +22,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use super::files::{bad, io};
-use super::table::SolutionTable;
+use super::table::{check_witness, SolutionTable};
 use crate::bdd::StoredBdd;
 use crate::encoding::{Encoding, EncodingKind, OrderSpec};
 use crate::error::{Error, Result};
@@ -145,7 +145,14 @@ impl ArtifactSolution {
         let at = (position.ply() - self.lowest) as usize;
         let Some(path) = &self.files[at][which] else { return Ok(None) };
         if self.open[at][which].is_none() {
-            self.open[at][which] = Some(StoredBdd::open_records9(path, self.number.len() as u32)?);
+            let mut file = StoredBdd::open_records9(path, self.number.len() as u32)?;
+            let root = file.roots()[0];
+            let decode = |w: &[bool]| {
+                let values: Vec<bool> = self.number.iter().map(|&n| w.get(n as usize) == Some(&true)).collect();
+                crate::encoding::decode(self.encoding.as_ref(), &values)
+            };
+            check_witness(&mut file, root, self.size, position.ply(), decode)?;
+            self.open[at][which] = Some(file);
         }
         let file = self.open[at][which].as_mut().expect("opened above");
         let root = file.roots()[0];

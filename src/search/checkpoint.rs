@@ -1,14 +1,20 @@
 //! Checkpoints of the forward pass: after each ply, the ply's states (a BDD
 //! file named by the ply) and `checkpoint.json` (setup, file name, the ply
-//! records so far). Each file is written to a temporary name, synced and
-//! renamed, the JSON last and the previous BDD file removed after it, so a
-//! kill at any moment leaves a consistent checkpoint of the last finished ply.
+//! records so far, and a CRC-32 of all of them). Each file is written to a
+//! temporary name, synced and renamed, the JSON last and the previous BDD file
+//! removed after it, so a kill at any moment leaves a consistent checkpoint of
+//! the last finished ply.
+//!
+//! Every field a resume trusts is under the JSON's checksum, and the BDD
+//! file's label (inside the file's own checksum) holds that checksum too: an
+//! edited setting or record is refused even when the JSON's checksum is
+//! recomputed. The BDD file's name must be the one its ply gives.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, label, writable_dir, write_atomic};
+use super::files::{bad, check_version, io, label, writable_dir, write_atomic};
 use super::forward::Resume;
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
@@ -17,7 +23,7 @@ use crate::encoding::{EncodingKind, StateSpace};
 use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-count-checkpoint";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 /// What a checkpoint must agree on to be resumed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,6 +48,12 @@ impl Setup {
         }
     }
 
+    /// CRC-32 of the setup (compact JSON), for the labels of the BDD files
+    /// it makes.
+    pub(crate) fn crc(&self) -> u32 {
+        crc32fast::hash(serde_json::to_string(self).expect("a setup serializes").as_bytes())
+    }
+
     /// Refuse a checkpoint (`path`) whose setup is not `wanted`.
     pub(crate) fn check(&self, wanted: &Setup, path: &Path) -> Result<()> {
         if self == wanted {
@@ -55,7 +67,8 @@ impl Setup {
     }
 }
 
-#[derive(Serialize, Deserialize)]
+/// `checkpoint.json`.
+#[derive(Clone, Serialize, Deserialize)]
 struct CheckpointFile {
     format: String,
     version: u32,
@@ -63,21 +76,29 @@ struct CheckpointFile {
     /// The BDD file of the last finished ply.
     file: String,
     records: Vec<PlyRecord>,
-    /// CRC-32 of the records serialized as JSON.
-    records_crc32: u32,
+    /// CRC-32 of the file's compact JSON with this field 0.
+    crc32: u32,
 }
 
-fn records_crc(records: &[PlyRecord]) -> u32 {
-    crc32fast::hash(serde_json::to_string(records).expect("records serialize").as_bytes())
+impl CheckpointFile {
+    /// The checksum the file should hold.
+    fn crc(&self) -> u32 {
+        let zeroed = CheckpointFile { crc32: 0, ..self.clone() };
+        crc32fast::hash(serde_json::to_string(&zeroed).expect("a checkpoint serializes").as_bytes())
+    }
+
+    /// The label of the BDD file of the last ply: its ply, its number of
+    /// states and the body's checksum, so that a body edited in the JSON
+    /// (with a new checksum there) no longer matches the BDD file.
+    fn states_label(&self, space: &StateSpace) -> String {
+        let last = self.records.last().expect("a checkpoint has a ply");
+        label(space, &format!("{} states of ply {}, checkpoint {:08x}", last.states, last.ply, self.crc()))
+    }
 }
 
-/// The label of the BDD file of the last ply of `records`: its ply, its
-/// number of states and the checksum of all records, so that records edited
-/// in the JSON (with a new checksum there) no longer match the BDD file.
-fn states_label(space: &StateSpace, records: &[PlyRecord]) -> String {
-    let last = records.last().expect("a checkpoint has a ply");
-    let crc = records_crc(records);
-    label(space, &format!("{} states of ply {}, records {crc:08x}", last.states, last.ply))
+/// The name of the BDD file of ply `ply`'s states.
+fn states_file(ply: u32) -> String {
+    format!("states-ply{ply:03}.bdd")
 }
 
 /// What the forward checkpoint in `dir` holds, in words ("36 plies
@@ -108,23 +129,22 @@ impl Checkpoint {
             return Ok((Checkpoint { dir: dir.to_path_buf(), setup, current: None }, None));
         }
         let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        check_version(&path, &text, "checkpoint", FORMAT, VERSION)?;
         let file: CheckpointFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd checkpoint: {e}")))?;
-        if file.format != FORMAT || file.version != VERSION {
-            return Err(bad(
-                &path,
-                format!("format {} version {}, expected {FORMAT} {VERSION}", file.format, file.version),
-            ));
+        if file.crc() != file.crc32 {
+            return Err(bad(&path, "the checkpoint does not match its checksum"));
         }
         file.setup.check(&setup, &path)?;
-        if records_crc(&file.records) != file.records_crc32 {
-            return Err(bad(&path, "the ply records do not match their checksum"));
-        }
         let last = file.records.last().map(|r| r.ply);
         if file.records.iter().enumerate().any(|(i, r)| r.ply != i as u32) || last.is_none_or(|p| p > size.cells()) {
             return Err(bad(&path, "the ply records are not 0, 1, 2, ..."));
         }
-        let roots = space.manager.load(&dir.join(&file.file), &states_label(space, &file.records))?;
+        let expected = states_file(last.unwrap());
+        if file.file != expected {
+            return Err(bad(&path, format!("names the file {:?}, expected {expected}", file.file)));
+        }
+        let roots = space.manager.load(&dir.join(&file.file), &file.states_label(space))?;
         let [states] = roots[..] else { return Err(bad(&dir.join(&file.file), "expected one BDD")) };
         let frame = options.image.frame_of(last.unwrap());
         let in_frame = space.manager.var_set_vars(space.layout.set(frame));
@@ -142,16 +162,17 @@ impl Checkpoint {
     /// Record a finished ply: its states and all records so far.
     pub fn save(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
         let ply = records.last().map_or(0, |r| r.ply);
-        let name = format!("states-ply{ply:03}.bdd");
-        space.manager.save(&[states], &states_label(space, records), &self.dir.join(&name))?;
-        let file = CheckpointFile {
+        let name = states_file(ply);
+        let mut file = CheckpointFile {
             format: FORMAT.into(),
             version: VERSION,
             setup: self.setup.clone(),
             file: name.clone(),
             records: records.to_vec(),
-            records_crc32: records_crc(records),
+            crc32: 0,
         };
+        file.crc32 = file.crc();
+        space.manager.save(&[states], &file.states_label(space), &self.dir.join(&name))?;
         let text = serde_json::to_string(&file).expect("a checkpoint serializes");
         write_atomic(&self.dir.join("checkpoint.json"), &text)?;
         if let Some(old) = self.current.replace(name.clone()) {

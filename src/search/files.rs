@@ -48,3 +48,27 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     f.sync_all().map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))
 }
+
+/// Refuse the JSON file `path` (its `text`) unless it is of `format` at
+/// `version`; `what` names such a file ("checkpoint"). A file of an older
+/// version says how to go on.
+pub(crate) fn check_version(path: &Path, text: &str, what: &str, format: &str, version: u32) -> Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        format: String,
+        version: u32,
+    }
+    let head: Head = serde_json::from_str(text).map_err(|e| bad(path, format!("not a c4bdd {what}: {e}")))?;
+    if head.format == format && head.version < version {
+        let reason = format!(
+            "a {what} of version {} (written by an older c4bdd, its settings under no checksum): \
+             resume it with the build that wrote it, or remove it to start again",
+            head.version
+        );
+        return Err(bad(path, reason));
+    }
+    if (head.format.as_str(), head.version) != (format, version) {
+        return Err(bad(path, format!("format {} version {}, expected {format} {version}", head.format, head.version)));
+    }
+    Ok(())
+}

@@ -54,6 +54,17 @@ impl Value {
             Value::SecondPlayerWins => "second-player-wins",
         }
     }
+
+    /// The value of a position of the first player to move (the empty
+    /// board) whose outcome for that player is `outcome`.
+    pub fn for_first_player(outcome: crate::game::explicit::Outcome) -> Value {
+        use crate::game::explicit::Outcome;
+        match outcome {
+            Outcome::Win => Value::FirstPlayerWins,
+            Outcome::Draw => Value::Draw,
+            Outcome::Loss => Value::SecondPlayerWins,
+        }
+    }
 }
 
 /// One ply of the solution in the paper's Table 2 form (first player's view).

@@ -15,8 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{bad, io, label, writable_dir, write_atomic};
 use super::records::Value;
+use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
-use crate::encoding::{EncodingKind, OrderSpec, StateSpace};
+use crate::encoding::{EncodingKind, Frame, OrderSpec, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Position};
@@ -74,6 +75,9 @@ fn manifest_crc(manifest: &Manifest) -> u32 {
 pub struct SolutionWriter {
     dir: PathBuf,
     plies: Vec<PlyFile>,
+    /// The plies of the solution of the last plies the folder held when the
+    /// run began: a run that stops above the lowest of them keeps those below.
+    held: Vec<PlyFile>,
 }
 
 impl SolutionWriter {
@@ -82,22 +86,25 @@ impl SolutionWriter {
     /// plies only (no value) of the same board, encoding and order is taken
     /// up: a run that solves further adopts its plies and rewrites its
     /// manifest when it stops or finishes (until then the old manifest stays
-    /// valid). Any other solution is refused.
+    /// valid), and never holds fewer plies than before. Any other solution is
+    /// refused.
     pub fn create(dir: &Path, space: &StateSpace) -> Result<SolutionWriter> {
+        let mut kept = Vec::new();
         if let Some(held) = existing(dir)? {
             let same = same_run(&held, space);
             if held.value.is_some() || !same {
                 let what = if same { "this solve's whole solution" } else { "another solution" };
                 return Err(bad(dir, format!("already holds {what} (manifest.json); choose another directory")));
             }
+            kept = held.plies;
         }
         writable_dir(dir)?;
-        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() })
+        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new(), held: kept })
     }
 
     /// Save one ply's `win` and `lost` BDDs.
     pub fn store(&mut self, space: &StateSpace, ply: u32, win: Bdd, lost: Bdd) -> Result<()> {
-        let file = format!("ply-{ply:02}.bdd");
+        let file = ply_file(ply);
         let path = self.dir.join(&file);
         let crc32 = space.manager.save(&[win, lost], &ply_label(space, ply), &path)?;
         let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
@@ -108,7 +115,7 @@ impl SolutionWriter {
     /// Take up the file of a ply stored by an earlier, interrupted run (a
     /// resumed solve): its size and checksum go into the manifest.
     pub fn adopt(&mut self, ply: u32) -> Result<()> {
-        let file = format!("ply-{ply:02}.bdd");
+        let file = ply_file(ply);
         let path = self.dir.join(&file);
         let bytes = std::fs::read(&path).map_err(io(&path))?;
         let crc32 = match bytes.len().checked_sub(4) {
@@ -124,14 +131,34 @@ impl SolutionWriter {
         Ok(())
     }
 
+    /// Whether the folder's file of `entry` is still the one it names: its
+    /// header, label and index check out, and its size and stored checksum
+    /// are the entry's.
+    fn still_holds(&self, space: &StateSpace, entry: &PlyFile) -> bool {
+        let opened = StoredBdd::open(&self.dir.join(&entry.file), &ply_label(space, entry.ply));
+        opened.and_then(|f| f.size_and_checksum()).is_ok_and(|held| held == (entry.bytes, entry.crc32))
+    }
+
     /// The plies stored or adopted so far.
     pub fn stored(&self) -> usize {
         self.plies.len()
     }
 
-    /// Write the manifest; returns it.
+    /// Write the manifest; returns it. The plies stored by this run come
+    /// first; below the lowest of them, the plies the folder held before are
+    /// kept, down to the first whose file no longer matches its entry.
     pub fn finish(mut self, space: &StateSpace, order: &OrderSpec, value: Option<Value>) -> Result<Manifest> {
         self.plies.sort_by_key(|p| p.ply);
+        let mut below = self.plies.first().map_or(space.size().cells() + 1, |p| p.ply);
+        self.held.sort_by_key(|p| std::cmp::Reverse(p.ply));
+        let top = below;
+        for old in std::mem::take(&mut self.held).into_iter().skip_while(|p| p.ply >= top) {
+            if old.ply + 1 != below || !self.still_holds(space, &old) {
+                break;
+            }
+            below = old.ply;
+            self.plies.insert(0, old);
+        }
         let size = space.size();
         let manifest = Manifest {
             format: SOLUTION_FORMAT.into(),
@@ -155,6 +182,11 @@ fn write_manifest(dir: &Path, manifest: Manifest) -> Result<Manifest> {
     let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
     write_atomic(&dir.join("manifest.json"), &text)?;
     Ok(file.manifest)
+}
+
+/// The name of ply `ply`'s file in a solution folder.
+fn ply_file(ply: u32) -> String {
+    format!("ply-{ply:02}.bdd")
 }
 
 /// The label of the file of ply `ply` of a solution in `space`.
@@ -188,9 +220,21 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// Open a solution directory and rebuild its variable layout.
+    /// Open a solution directory and rebuild its variable layout; the value
+    /// the manifest gives the empty board must be the one its ply-0 file
+    /// holds.
     pub fn open(dir: &Path) -> Result<Solution> {
-        Solution::open_version(dir, SOLUTION_VERSION)
+        let mut solution = Solution::open_version(dir, SOLUTION_VERSION)?;
+        let size = solution.size();
+        if let (Some(value), true) = (solution.manifest.value, size.fits_bitboard()) {
+            let held = Value::for_first_player(solution.outcome(&Position::empty(size))?);
+            if held != value {
+                let (said, held) = (value.name(), held.name());
+                let reason = format!("gives the value {said}, the file of ply 0 says {held}");
+                return Err(bad(&dir.join("manifest.json"), reason));
+            }
+        }
+        Ok(solution)
     }
 
     /// [`Solution::open`] of a solution of format `version`.
@@ -226,6 +270,10 @@ impl Solution {
             || whole != manifest.value.is_some()
         {
             let reason = format!("the manifest does not list plies k..={} with a value when k = 0", size.cells());
+            return Err(bad(&path, reason));
+        }
+        if let Some(p) = manifest.plies.iter().find(|p| p.file != ply_file(p.ply)) {
+            let reason = format!("names the file {:?} for ply {}, expected {}", p.file, p.ply, ply_file(p.ply));
             return Err(bad(&path, reason));
         }
         let order = OrderSpec::Custom { path: PathBuf::from(&manifest.order), names: manifest.arrangement.clone() };
@@ -321,13 +369,20 @@ impl Solution {
     fn open_ply(&self, ply: u32) -> Result<StoredBdd> {
         let entry = self.entry(ply)?;
         let path = self.dir.join(&entry.file);
-        let file = StoredBdd::open(&path, &ply_label(&self.space, ply))?;
+        let mut file = StoredBdd::open(&path, &ply_label(&self.space, ply))?;
         let (bytes, crc32) = file.size_and_checksum()?;
         if (bytes, crc32) != (entry.bytes, entry.crc32) {
             return Err(bad(&path, "its size or checksum differs from the manifest"));
         }
         if file.roots().len() != 2 {
             return Err(bad(&path, format!("{} BDDs, expected win and lost", file.roots().len())));
+        }
+        let decode = |w: &[bool]| {
+            let mut frames = [Frame::A, Frame::B].into_iter();
+            frames.find_map(|f| self.space.position(w, f).filter(|p| p.ply() == ply))
+        };
+        for root in file.roots().to_vec() {
+            check_witness(&mut file, root, self.size(), ply, decode)?;
         }
         Ok(file)
     }
@@ -355,7 +410,7 @@ pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
         return Ok(0);
     }
     let mut old = Solution::open_version(dir, SOLUTION_VERSION_UNBLOCKED)?;
-    let mut writer = SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new() };
+    let mut writer = SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new(), held: Vec::new() };
     let mut rewritten = 0;
     for ply in old.plies() {
         let path = dir.join(&old.entry(ply)?.file);

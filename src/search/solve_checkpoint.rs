@@ -1,7 +1,11 @@
 //! Checkpoints of a solve: every forward layer as it is made
 //! (`layer-NNN.bdd`), then, ply by ply from the last, the `win` and `lost`
 //! BDDs of the lowest solved ply (`solved-NNN.bdd`), with `solve-checkpoint.json`
-//! holding the setup, the records so far and a checksum of them.
+//! holding the setup, the records so far and a checksum of all of them. The
+//! label of each BDD file (inside the file's checksum) holds the setup's
+//! checksum and the file's record, so a setting or record edited in the JSON
+//! (with its checksum recomputed) no longer matches the files; the files'
+//! names must be those their plies give.
 //!
 //! Every file is written to a temporary name, synced and renamed; the JSON is
 //! written after the BDD file it names, and a superseded `solved-*` file is
@@ -14,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
-use super::files::{bad, io, label, writable_dir, write_atomic};
+use super::files::{bad, check_version, io, label, writable_dir, write_atomic};
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
 use super::records::SolvePly;
@@ -23,7 +27,7 @@ use crate::encoding::StateSpace;
 use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-solve-checkpoint";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const FILE: &str = "solve-checkpoint.json";
 
 /// What the JSON file records.
@@ -37,32 +41,41 @@ struct Progress {
     solved_file: Option<String>,
 }
 
-#[derive(Serialize, Deserialize)]
+/// `solve-checkpoint.json`.
+#[derive(Clone, Serialize, Deserialize)]
 struct CheckpointFile {
     format: String,
     version: u32,
     setup: Setup,
     progress: Progress,
-    /// CRC-32 of `progress` serialized as JSON.
-    progress_crc32: u32,
+    /// CRC-32 of the file's compact JSON with this field 0.
+    crc32: u32,
 }
 
-fn crc(progress: &Progress) -> u32 {
-    crc32fast::hash(serde_json::to_string(progress).expect("progress serializes").as_bytes())
+/// The checksum `file` should hold.
+fn crc(file: &CheckpointFile) -> u32 {
+    let zeroed = CheckpointFile { crc32: 0, ..file.clone() };
+    crc32fast::hash(serde_json::to_string(&zeroed).expect("a checkpoint serializes").as_bytes())
 }
 
 fn layer_file(ply: u32) -> String {
     format!("layer-{ply:03}.bdd")
 }
 
-/// The label of a layer's file: its ply and number of states.
-fn layer_label(space: &StateSpace, record: &PlyRecord) -> String {
-    label(space, &format!("{} states of ply {}", record.states, record.ply))
+fn solved_file(ply: u32) -> String {
+    format!("solved-{ply:03}.bdd")
 }
 
-/// The label of a solved ply's file: its ply and its table row.
-fn solved_label(space: &StateSpace, p: &SolvePly) -> String {
-    label(space, &format!("win and lost of ply {}, {} won, {} drawn, {} lost", p.ply, p.won, p.drawn, p.lost))
+/// The label of a layer's file: its ply, number of states and setup.
+fn layer_label(space: &StateSpace, setup: &Setup, record: &PlyRecord) -> String {
+    let what = format!("{} states of ply {}, setup {:08x}", record.states, record.ply, setup.crc());
+    label(space, &what)
+}
+
+/// The label of a solved ply's file: its ply, its table row and the setup.
+fn solved_label(space: &StateSpace, setup: &Setup, p: &SolvePly) -> String {
+    let row = format!("{} won, {} drawn, {} lost", p.won, p.drawn, p.lost);
+    label(space, &format!("win and lost of ply {}, {row}, setup {:08x}", p.ply, setup.crc()))
 }
 
 /// Work a checkpoint holds: the layers with their records, the solved plies
@@ -126,7 +139,7 @@ impl SolveCheckpoint {
         let lowest = match (&progress.solved_file, progress.solved.last()) {
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
-                Some(load_solved(space, &dir.join(name), options, states, record)?)
+                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, states, record)?)
             }
             _ => None,
         };
@@ -140,7 +153,7 @@ impl SolveCheckpoint {
         let record = self.progress.forward.get(ply as usize).expect("a layer of the checkpoint");
         let file = self.dir.join(layer_file(ply));
         let frame = self.options.image.frame_of(ply);
-        let [states] = load(space, &file, &layer_label(space, record), frame)?[..] else {
+        let [states] = load(space, &file, &layer_label(space, &self.setup, record), frame)?[..] else {
             return Err(bad(&file, "expected one BDD"));
         };
         if space.count(states, frame) != record.states {
@@ -153,7 +166,7 @@ impl SolveCheckpoint {
     /// Record a finished forward layer; `records` are all forward records so far.
     pub fn save_layer(&mut self, space: &StateSpace, records: &[PlyRecord], states: Bdd) -> Result<()> {
         let ply = records.last().map_or(0, |r| r.ply);
-        let states_label = layer_label(space, records.last().expect("a layer has its record"));
+        let states_label = layer_label(space, &self.setup, records.last().expect("a layer has its record"));
         space.manager.save(&[states], &states_label, &self.dir.join(layer_file(ply)))?;
         self.progress.forward = records.to_vec();
         self.write()
@@ -161,8 +174,8 @@ impl SolveCheckpoint {
 
     /// Record a solved ply (the next lower one) with its `win` and `lost`.
     pub fn save_solved(&mut self, space: &StateSpace, record: &SolvePly, win: Bdd, lost: Bdd) -> Result<()> {
-        let name = format!("solved-{:03}.bdd", record.ply);
-        space.manager.save(&[win, lost], &solved_label(space, record), &self.dir.join(&name))?;
+        let name = solved_file(record.ply);
+        space.manager.save(&[win, lost], &solved_label(space, &self.setup, record), &self.dir.join(&name))?;
         self.progress.solved.push(*record);
         let old = self.progress.solved_file.replace(name);
         self.write()?;
@@ -173,13 +186,14 @@ impl SolveCheckpoint {
     }
 
     fn write(&self) -> Result<()> {
-        let file = CheckpointFile {
+        let mut file = CheckpointFile {
             format: FORMAT.into(),
             version: VERSION,
             setup: self.setup.clone(),
             progress: self.progress.clone(),
-            progress_crc32: crc(&self.progress),
+            crc32: 0,
         };
+        file.crc32 = crc(&file);
         let text = serde_json::to_string(&file).expect("a checkpoint serializes");
         write_atomic(&self.dir.join(FILE), &text)
     }
@@ -189,17 +203,14 @@ impl SolveCheckpoint {
 /// records that are plies 0, 1, ... forward and the last plies solved.
 fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
     let text = std::fs::read_to_string(path).map_err(io(path))?;
+    check_version(path, &text, "solve checkpoint", FORMAT, VERSION)?;
     let file: CheckpointFile =
         serde_json::from_str(&text).map_err(|e| bad(path, format!("not a c4bdd solve checkpoint: {e}")))?;
-    if file.format != FORMAT || file.version != VERSION {
-        let (f, v) = (&file.format, file.version);
-        return Err(bad(path, format!("format {f} version {v}, expected {FORMAT} {VERSION}")));
+    if crc(&file) != file.crc32 {
+        return Err(bad(path, "the checkpoint does not match its checksum"));
     }
     file.setup.check(setup, path)?;
     let progress = file.progress;
-    if crc(&progress) != file.progress_crc32 {
-        return Err(bad(path, "the records do not match their checksum"));
-    }
     let forward_ok = progress.forward.iter().enumerate().all(|(i, r)| r.ply == i as u32)
         && progress.forward.len() as u32 <= cells + 1;
     let solved_ok = progress.solved.iter().enumerate().all(|(i, p)| p.ply + i as u32 == cells)
@@ -207,6 +218,16 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
         && progress.solved.is_empty() == progress.solved_file.is_none();
     if !forward_ok || !solved_ok {
         return Err(bad(path, "the records are not plies 0, 1, ... forward and the last plies solved"));
+    }
+    let expected = progress.solved.last().map(|p| solved_file(p.ply));
+    if progress.solved_file != expected {
+        let (named, expected) = (progress.solved_file.as_deref(), expected.as_deref());
+        let reason = format!(
+            "names the file {:?} for the lowest solved ply, expected {:?}",
+            named.unwrap_or(""),
+            expected.unwrap_or("")
+        );
+        return Err(bad(path, reason));
     }
     Ok(progress)
 }
@@ -227,12 +248,13 @@ fn load(space: &mut StateSpace, file: &Path, label: &str, frame: crate::encoding
 fn load_solved(
     space: &mut StateSpace,
     file: &Path,
+    setup: &Setup,
     options: &ForwardOptions,
     states: Bdd,
     record: &SolvePly,
 ) -> Result<(Bdd, Bdd)> {
     let frame = options.image.frame_of(record.ply);
-    let [win, lost] = load(space, file, &solved_label(space, record), frame)?[..] else {
+    let [win, lost] = load(space, file, &solved_label(space, setup, record), frame)?[..] else {
         return Err(bad(file, "expected win and lost"));
     };
     let m = &mut space.manager;

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::artifact::ArtifactSolution;
 use super::files::bad;
 use super::solution::Solution;
+use crate::bdd::StoredBdd;
 use crate::error::Result;
 use crate::game::alphabeta::OutcomeProbe;
 use crate::game::explicit::Outcome;
@@ -29,6 +30,26 @@ pub trait SolutionTable {
     /// them, the structure of every node where it has not), calling `done`
     /// after each ply; the first failure is an error naming the file.
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()>;
+}
+
+/// Refuse a stored set of ply `ply` (the BDD at `root` of `file`) when one
+/// assignment that satisfies it (its [`StoredBdd::witness`]) is not a
+/// position of that ply as `decode` reads it: a file of another ply or
+/// another board put in this one's place. An empty set passes; so does any
+/// set of a board too large for explicit positions (nothing can be asked of
+/// it).
+pub(crate) fn check_witness(
+    file: &mut StoredBdd,
+    root: u32,
+    size: BoardSize,
+    ply: u32,
+    decode: impl Fn(&[bool]) -> Option<Position>,
+) -> Result<()> {
+    let Some(witness) = file.witness(root)? else { return Ok(()) };
+    if !size.fits_bitboard() || decode(&witness).is_some_and(|p| p.ply() == ply) {
+        return Ok(());
+    }
+    Err(bad(file.path(), format!("holds states that are not positions of ply {ply} of board {size}")))
 }
 
 /// Open the solution in `dir`: c4bdd's (a `manifest.json`) or the paper's

@@ -170,7 +170,8 @@ fn solve_checkpoints_without_terminal_counts_resume_to_the_same_rows() {
     let stopped = c4bdd(&[&args[..], &["--max-nodes", "160000"]].concat());
     assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
     let path = ck.join("solve-checkpoint.json");
-    let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
     let part = |key: &str| file["progress"][key].clone();
     let mut progress = Progress {
         forward: serde_json::from_value(part("forward")).unwrap(),
@@ -183,10 +184,11 @@ fn solve_checkpoints_without_terminal_counts_resume_to_the_same_rows() {
     for r in &mut progress.forward {
         r.terminal = None;
     }
-    let text = serde_json::to_string(&progress).unwrap();
-    file["progress"] = serde_json::from_str(&text).unwrap();
-    file["progress_crc32"] = crc32fast::hash(text.as_bytes()).into();
-    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    // The progress replaced in the text (the fields keep their order), the
+    // checksum recomputed.
+    let (start, end) = (text.find("\"progress\":").unwrap() + 11, text.rfind(",\"crc32\":").unwrap());
+    let edited = format!("{}{}{}", &text[..start], serde_json::to_string(&progress).unwrap(), &text[end..]);
+    std::fs::write(&path, crate::common::with_recomputed_crc(&edited)).unwrap();
     let done = c4bdd(&args);
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
     assert!(String::from_utf8_lossy(&done.stdout).contains("resumed from the checkpoint"));

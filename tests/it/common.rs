@@ -138,3 +138,12 @@ pub fn copy_of(dir: &std::path::Path) -> tempfile::TempDir {
     }
     copy
 }
+
+/// A checkpoint's compact JSON `text` with its `crc32` (the last field)
+/// recomputed as c4bdd computes it, as a careful forger would: the CRC-32 of
+/// the text with that field 0.
+pub fn with_recomputed_crc(text: &str) -> String {
+    let head = &text[..text.rfind("\"crc32\":").expect("a crc32 field")];
+    let crc = crc32fast::hash(format!("{head}\"crc32\":0}}").as_bytes());
+    format!("{head}\"crc32\":{crc}}}")
+}

@@ -9,13 +9,13 @@ use std::process::{Command, Output};
 
 use c4bdd::search::Manifest;
 
-fn c4bdd(args: &[&str]) -> Output {
+pub(crate) fn c4bdd(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
 }
 
 /// The run failed with exit status 2 and one line that names `file` and
 /// says `why`.
-fn refused(out: &Output, file: &str, why: &str) {
+pub(crate) fn refused(out: &Output, file: &str, why: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
@@ -23,25 +23,25 @@ fn refused(out: &Output, file: &str, why: &str) {
 }
 
 /// Solve `board` (`["-W", w, "-H", h]`) into `dir`.
-fn solve_into(board: &[&str], dir: &Path) {
+pub(crate) fn solve_into(board: &[&str], dir: &Path) {
     let out = c4bdd(&[&["solve"][..], board, &["--out", dir.to_str().unwrap()]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn read_manifest(dir: &Path) -> Manifest {
+pub(crate) fn read_manifest(dir: &Path) -> Manifest {
     serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
 }
 
 /// Write `manifest` with a checksum that matches it (as a careful forger
 /// would).
-fn write_manifest(dir: &Path, manifest: &Manifest) {
+pub(crate) fn write_manifest(dir: &Path, manifest: &Manifest) {
     let crc = crc32fast::hash(serde_json::to_string(manifest).unwrap().as_bytes());
     let mut value = serde_json::to_value(manifest).unwrap();
     value["crc32"] = crc.into();
     std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&value).unwrap()).unwrap();
 }
 
-fn query(dir: &Path, moves: &str) -> Output {
+pub(crate) fn query(dir: &Path, moves: &str) -> Output {
     c4bdd(&["query", "--solution", dir.to_str().unwrap(), "--moves", moves])
 }
 
@@ -52,10 +52,23 @@ fn swapped_plies_of_a_solution_are_refused_even_with_a_recomputed_manifest() {
     solve_into(&["-W", "5", "-H", "4"], &dir);
     assert!(query(&dir, "4544552254").status.success());
     let mut manifest = read_manifest(&dir);
+    let good = manifest.clone();
+    // The entries swapped: each names the other's file.
     manifest.plies.swap(10, 12);
     (manifest.plies[10].ply, manifest.plies[12].ply) = (10, 12);
     write_manifest(&dir, &manifest);
-    refused(&query(&dir, "4544552254"), "ply-12.bdd", "holds 5x4 compressed: win and lost of ply 12, not");
+    refused(&query(&dir, "4544552254"), "manifest.json", "names the file \"ply-12.bdd\" for ply 10");
+    // The files swapped, each entry given the other's size and checksum.
+    let (ten, twelve) = (dir.join("ply-10.bdd"), dir.join("ply-12.bdd"));
+    let (a, b) = (std::fs::read(&ten).unwrap(), std::fs::read(&twelve).unwrap());
+    std::fs::write(&ten, &b).unwrap();
+    std::fs::write(&twelve, &a).unwrap();
+    let mut manifest = good;
+    let (x, y) = (manifest.plies[10].clone(), manifest.plies[12].clone());
+    (manifest.plies[10].bytes, manifest.plies[10].crc32) = (y.bytes, y.crc32);
+    (manifest.plies[12].bytes, manifest.plies[12].crc32) = (x.bytes, x.crc32);
+    write_manifest(&dir, &manifest);
+    refused(&query(&dir, "4544552254"), "ply-10.bdd", "holds 5x4 compressed: win and lost of ply 12, not");
 }
 
 /// Solve 4x4 (compressed) and the board of `other_args`, then put the
@@ -127,17 +140,12 @@ fn count_checkpoint_records_edited_with_a_new_checksum_are_refused() {
     assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
     let json = ck.join("checkpoint.json");
     let text = std::fs::read_to_string(&json).unwrap();
-    // The records as the checkpoint checksums them: the compact JSON array.
-    let (start, end) = (text.find("\"records\":").unwrap() + 10, text.find(",\"records_crc32\"").unwrap());
-    let records = &text[start..end];
-    let edited = records.replacen("\"states\":4,", "\"states\":5,", 1);
-    assert_ne!(edited, records, "a record of ply 1 (4 states) is edited");
-    let crc = crc32fast::hash(edited.as_bytes());
-    let old_crc = format!("\"records_crc32\":{}", crc32fast::hash(records.as_bytes()));
-    let forged = text.replace(records, &edited).replace(&old_crc, &format!("\"records_crc32\":{crc}"));
-    assert_ne!(forged, text.replace(records, &edited), "the checksum is recomputed");
-    std::fs::write(&json, forged).unwrap();
-    refused(&c4bdd(&count), ".bdd", "records");
+    let edited = text.replacen("\"states\":4,", "\"states\":5,", 1);
+    assert_ne!(edited, text, "a record of ply 1 (4 states) is edited");
+    std::fs::write(&json, &edited).unwrap();
+    refused(&c4bdd(&count), "checkpoint.json", "does not match its checksum");
+    std::fs::write(&json, crate::common::with_recomputed_crc(&edited)).unwrap();
+    refused(&c4bdd(&count), ".bdd", "states of ply");
     std::fs::write(&json, text).unwrap();
     assert!(c4bdd(&count).status.success());
 }
@@ -153,7 +161,7 @@ fn swapped_layers_of_a_solve_checkpoint_are_refused() {
     let (bytes_a, bytes_b) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     std::fs::write(&a, &bytes_b).unwrap();
     std::fs::write(&b, &bytes_a).unwrap();
-    refused(&c4bdd(&solve), "layer-005.bdd", "states of ply 6, not");
+    refused(&c4bdd(&solve), "layer-005.bdd", "states of ply 6, setup ");
 }
 
 /// A run stopped before its first row leaves no `--csv` file and no
@@ -170,8 +178,11 @@ fn stopped_runs_leave_no_half_written_outputs() {
     assert_eq!(solve.status.code(), Some(3), "{}", String::from_utf8_lossy(&solve.stderr));
     assert!(!sol.exists() && !csv.exists(), "a solve stopped in its forward pass leaves nothing");
     if Path::new("/dev/full").exists() {
+        // A full disk is not invalid input: exit status 1, one line.
         let full = c4bdd(&["solve", "-W", "4", "-H", "4", "--out", sol_s, "--csv", "/dev/full"]);
-        refused(&full, "/dev/full", "cannot write --csv file");
+        let err = String::from_utf8_lossy(&full.stderr);
+        assert_eq!(full.status.code(), Some(1), "{err}");
+        assert!(err.trim_end().lines().count() == 1 && err.contains("cannot write --csv file /dev/full"), "{err}");
         assert!(!sol.exists(), "nothing is solved or stored before the CSV fails");
     }
     std::fs::write(&csv, "a file").unwrap();

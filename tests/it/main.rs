@@ -25,5 +25,6 @@ mod positions;
 mod report;
 mod solve;
 mod sweep;
+mod tamper;
 mod tree;
 mod verify;

@@ -585,12 +585,12 @@ fn a_full_disk_stops_the_sweep_clearly_and_loses_no_finished_row() {
     assert_eq!(stable_runs(&out), want);
     assert_eq!(stable_plies(&out), stable_plies(&reference));
 
-    // A --csv file that cannot be written: a clear error before any work
-    // (its header is flushed first), not a panic.
+    // A --csv file on a full disk: a clear error before any work (its header
+    // is flushed first), not a panic, and not exit status 2 (invalid input).
     for cmd in [["count", "-W", "4", "-H", "4"], ["solve", "-W", "4", "-H", "4"]] {
         let run = c4bdd(&[&cmd[..], &["--csv", "/dev/full"]].concat());
         let err = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{cmd:?}: {err}");
+        assert_eq!(run.status.code(), Some(1), "{cmd:?}: {err}");
         assert!(err.contains("--csv file /dev/full") && err.trim_end().lines().count() == 1, "{cmd:?}: {err}");
     }
 }
@@ -923,6 +923,9 @@ fn bad_specs_are_refused_before_anything_is_written() {
         ("name = \"../../escape\"\n[grid]\nboards = [\"4x4\"]\n", "'../../escape'"),
         ("name = \"/abs\"\n[grid]\nboards = [\"4x4\"]\n", "'/abs'"),
         ("name = \"a/b\"\n[grid]\nboards = [\"4x4\"]\n", "'a/b'"),
+        ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\nmemory_bytes = 5e6\n", "memory_bytes: 5000000 must be"),
+        ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\nmemory_bytes = inf\n", "memory_bytes: inf must be"),
+        ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\ntime_s = inf\n", "time_s: inf must be"),
     ];
     for (body, needle) in cases {
         let spec = dir.path().join("spec.toml");
@@ -975,4 +978,32 @@ fn memory_stops_and_killed_workers_are_told_apart() {
     let rows: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
     assert_eq!(rows[0].status, Status::Error, "{:?}", rows[0]);
     assert_eq!(rows[0].message, "worker killed by signal 9");
+}
+
+/// `sweep SPEC --report` writes the report of the spec's archives
+/// (results/NAME/) into plots/NAME/ and leaves the project's whole report
+/// (plots/*, paper-repro.md) alone.
+#[test]
+fn a_sweep_reports_its_own_archives_beside_the_project_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("reference");
+    std::fs::create_dir(&reference).unwrap();
+    for file in ["paper-table1.csv", "paper-table2-7x6.csv", "paper-solves.csv"] {
+        std::fs::copy(repo_file(&format!("reference/{file}")), reference.join(file)).unwrap();
+    }
+    let spec = write_spec(dir.path(), "tiny", "[grid]\nboards = [\"3x3\", \"4x3\"]\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(["sweep", spec.to_str().unwrap(), "--report", "--quiet"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("files written in plots/tiny"), "{stdout}");
+    let table = std::fs::read_to_string(dir.path().join("plots/tiny/table1.md")).unwrap();
+    let row: Vec<&str> = table.lines().find(|l| l.starts_with("| 4x3 |")).unwrap().split(" | ").collect();
+    assert_eq!((row[1], row[3]), (row[2], "yes"), "4x3 counted, equal to the paper's row: {row:?}");
+    let readme = std::fs::read_to_string(dir.path().join("plots/tiny/README.md")).unwrap();
+    assert!(readme.contains("results/tiny") && readme.contains("`c4bdd report`"), "{readme}");
+    assert!(!dir.path().join("paper-repro.md").exists() && !dir.path().join("plots/README.md").exists());
 }

@@ -1,0 +1,157 @@
+//! What a rerun, an edit or a forger cannot do: a rerun that stops earlier
+//! keeps the plies stored before; every setting a resume trusts is under a
+//! checksum; a file name read from a stored file stays inside its folder; the
+//! empty board's value and each ply file's ply are checked against the
+//! files themselves; limits a worker cannot start under are refused.
+
+use std::path::Path;
+
+use crate::common::{copy_of, with_recomputed_crc};
+use crate::integrity::{c4bdd, query, read_manifest, refused, solve_into, write_manifest};
+
+/// The plies a solution's manifest lists.
+fn plies(dir: &Path) -> Vec<u32> {
+    read_manifest(dir).plies.iter().map(|p| p.ply).collect()
+}
+
+#[test]
+fn a_rerun_that_stops_earlier_keeps_the_plies_stored_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("sol");
+    let solve = ["solve", "-W", "5", "-H", "4", "--out", sol.to_str().unwrap(), "--max-nodes"];
+    let first = c4bdd(&[&solve[..], &["150000"]].concat());
+    assert_eq!(first.status.code(), Some(3), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(plies(&sol), [18, 19, 20]);
+    let answer = query(&sol, "445143251311225354");
+    assert!(answer.status.success(), "{}", String::from_utf8_lossy(&answer.stderr));
+    // A lower limit stops at ply 19: ply 20 is stored again, 18 and 19 stay.
+    let second = c4bdd(&[&solve[..], &["100000"]].concat());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("stopped at ply 19"));
+    assert_eq!(plies(&sol), [18, 19, 20]);
+    assert_eq!(query(&sol, "445143251311225354").stdout, answer.stdout);
+    // A held ply whose file no longer matches its entry ends what is kept.
+    std::fs::write(sol.join("ply-19.bdd"), b"damaged").unwrap();
+    let third = c4bdd(&[&solve[..], &["105000"]].concat());
+    assert!(String::from_utf8_lossy(&third.stderr).contains("stopped at ply 19"));
+    assert_eq!(plies(&sol), [20]);
+}
+
+/// Run `before` (a count or solve with `--checkpoint CK`) until its node
+/// limit stops it, replace `from` by `to` in CK's `json` file with its
+/// checksum recomputed, and check that `after` (the run of the edited
+/// setting) is refused naming a BDD file of CK, while `before` resumes.
+fn edited_setting_is_refused(before: &[&str], after: &[&str], limit: &str, json: &str, edit: (&str, &str)) {
+    let tmp = tempfile::tempdir().unwrap();
+    let ck = tmp.path().join("ck");
+    let ck_s = ck.to_str().unwrap().to_string();
+    let with_ck = |args: &[&str]| -> Vec<String> {
+        args.iter().map(|a| a.to_string()).chain(["--checkpoint".to_string(), ck_s.clone()]).collect()
+    };
+    let run = |args: Vec<String>| c4bdd(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stopped = run([with_ck(before), vec!["--max-nodes".into(), limit.into()]].concat());
+    assert_eq!(stopped.status.code(), Some(3), "{}", String::from_utf8_lossy(&stopped.stderr));
+    let path = ck.join(json);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(edit.0), "{} in {text}", edit.0);
+    std::fs::write(&path, with_recomputed_crc(&text.replace(edit.0, edit.1))).unwrap();
+    refused(&run(with_ck(after)), ".bdd", "states of ply");
+    // A checkpoint of the format before (no checksum over its settings).
+    std::fs::write(&path, text.replace("\"version\":3", "\"version\":2")).unwrap();
+    refused(&run(with_ck(before)), json, "resume it with the build that wrote it");
+    std::fs::write(&path, &text).unwrap();
+    assert!(run(with_ck(before)).status.success(), "the checkpoint itself resumes");
+}
+
+#[test]
+fn a_checkpoint_setting_edited_with_a_new_checksum_is_refused() {
+    let count = ["count", "-W", "5", "-H", "4"];
+    let off = [&count[..], &["--terminal", "off"]].concat();
+    let terminal = ("\"terminal\":\"off\"", "\"terminal\":\"whole\"");
+    edited_setting_is_refused(&off, &count, "5000", "checkpoint.json", terminal);
+    let solve = ["solve", "-W", "4", "-H", "4"];
+    let monolithic = [&solve[..], &["--image", "monolithic"]].concat();
+    let image = ("\"image\":\"in-place\"", "\"image\":\"monolithic\"");
+    edited_setting_is_refused(&solve, &monolithic, "3000", "solve-checkpoint.json", image);
+}
+
+#[test]
+fn file_names_in_stored_files_stay_inside_their_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for ck in [&a, &b] {
+        let out = c4bdd(&["count", "-W", "4", "-H", "4", "--max-nodes", "5000", "--checkpoint", ck.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let name = std::fs::read_dir(&a).unwrap().flatten().map(|e| e.file_name().into_string().unwrap());
+    let name = name.into_iter().find(|n| n.ends_with(".bdd")).unwrap();
+    let text = std::fs::read_to_string(b.join("checkpoint.json")).unwrap();
+    let absolute = a.join(&name).display().to_string();
+    for planted in [format!("../a/{name}"), absolute] {
+        let forged = text.replace(&format!("\"file\":\"{name}\""), &format!("\"file\":\"{planted}\""));
+        assert_ne!(forged, text);
+        std::fs::write(b.join("checkpoint.json"), with_recomputed_crc(&forged)).unwrap();
+        let out = c4bdd(&["count", "-W", "4", "-H", "4", "--checkpoint", b.to_str().unwrap()]);
+        refused(&out, "checkpoint.json", &format!("names the file \"{planted}\""));
+        assert!(a.join(&name).exists(), "the other checkpoint's file is neither read nor removed");
+    }
+    // A solution manifest's ply file.
+    let sol = tmp.path().join("sol");
+    solve_into(&["-W", "4", "-H", "3"], &sol);
+    let mut manifest = read_manifest(&sol);
+    manifest.plies[3].file = "../sol/ply-03.bdd".into();
+    write_manifest(&sol, &manifest);
+    refused(&query(&sol, "123"), "manifest.json", "names the file \"../sol/ply-03.bdd\" for ply 3");
+}
+
+#[test]
+fn a_forged_value_of_the_empty_board_is_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("sol");
+    solve_into(&["-W", "4", "-H", "3"], &sol);
+    let mut manifest = read_manifest(&sol);
+    let held = manifest.value.unwrap();
+    manifest.value = Some(match held {
+        c4bdd::search::Value::Draw => c4bdd::search::Value::FirstPlayerWins,
+        _ => c4bdd::search::Value::Draw,
+    });
+    write_manifest(&sol, &manifest);
+    let why = format!("the file of ply 0 says {}", held.name());
+    refused(&c4bdd(&["solve", "-W", "4", "-H", "3", "--out", sol.to_str().unwrap()]), "manifest.json", &why);
+    refused(&query(&sol, ""), "manifest.json", &why);
+}
+
+#[test]
+fn a_ply_file_relabelled_as_another_ply_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("sol");
+    solve_into(&["-W", "4", "-H", "4"], &sol);
+    // Ply 5's BDDs saved as ply 6's file, under ply 6's label, with every
+    // checksum and the manifest recomputed: only its content tells.
+    let mut solution = c4bdd::search::Solution::open(&sol).unwrap();
+    let (win, lost) = solution.load_ply(5).unwrap();
+    let label = c4bdd::search::solution::ply_label(&solution.space, 6);
+    let path = sol.join("ply-06.bdd");
+    let crc32 = solution.space.manager.save(&[win, lost], &label, &path).unwrap();
+    let mut manifest = read_manifest(&sol);
+    (manifest.plies[6].bytes, manifest.plies[6].crc32) = (std::fs::metadata(&path).unwrap().len(), crc32);
+    write_manifest(&sol, &manifest);
+    refused(&query(&sol, "123412"), "ply-06.bdd", "holds states that are not positions of ply 6");
+    assert!(query(&sol, "12341").status.success(), "the other plies still answer");
+
+    // The same in the artifact's format, whose files carry no checksum.
+    let artifact = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/artifact/compressed/solution_w4_h4");
+    let copy = copy_of(&artifact);
+    let file = |ply: u32| copy.path().join(format!("bdd_w4_h4_{ply}_win.10.bin"));
+    std::fs::copy(file(5), file(6)).unwrap();
+    refused(&query(copy.path(), "123412"), "bdd_w4_h4_6_win.10.bin", "not positions of ply 6");
+}
+
+#[test]
+fn a_memory_limit_a_worker_cannot_start_under_is_refused() {
+    use c4bdd::run::Limits;
+    for (bytes, needle) in [(5e6, "memory_bytes: 5000000 must be"), (f64::INFINITY, "memory_bytes: inf must be")] {
+        let limits = Limits { memory_bytes: Some(bytes), ..Limits::default() };
+        assert!(limits.check().unwrap_err().contains(needle));
+    }
+    assert!(Limits { memory_bytes: Some(1e8), ..Limits::default() }.check().is_ok());
+}
