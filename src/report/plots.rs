@@ -7,6 +7,7 @@ use std::sync::Once;
 use anyhow::{anyhow, Result};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A named line or point set.
 pub struct Series {
@@ -35,7 +36,7 @@ pub struct Chart<'a> {
 static FONT: Once = Once::new();
 
 /// Distinct, legible colours (the "tab10" palette).
-const COLORS: [(u8, u8, u8); 8] = [
+const COLORS: [(u8, u8, u8); 10] = [
     (214, 39, 40),
     (31, 119, 180),
     (44, 160, 44),
@@ -44,11 +45,30 @@ const COLORS: [(u8, u8, u8); 8] = [
     (140, 86, 75),
     (23, 190, 207),
     (127, 127, 127),
+    (227, 119, 194),
+    (188, 189, 34),
 ];
 
+/// Series `i`'s colour.
 fn color(i: usize) -> RGBAColor {
     let (r, g, b) = COLORS[i % COLORS.len()];
     RGBColor(r, g, b).to_rgba()
+}
+
+/// The marker shapes; series `i` has shape `(i / colours) % shapes` (then
+/// shifted by its colour), so that no two of the first 40 series look alike
+/// and neighbours differ in shape too.
+#[derive(Clone, Copy)]
+enum Shape {
+    Circle,
+    Triangle,
+    Square,
+    Cross,
+}
+
+fn shape(i: usize) -> Shape {
+    const SHAPES: [Shape; 4] = [Shape::Circle, Shape::Triangle, Shape::Square, Shape::Cross];
+    SHAPES[(i + i / COLORS.len()) % SHAPES.len()]
 }
 
 /// The bundled DejaVu Sans, so PNGs render the same on any machine.
@@ -78,10 +98,8 @@ pub fn write(stem: &Path, chart: &Chart) -> Result<()> {
     let chart = &Chart { series: merge_coinciding(&chart.series), ..*chart };
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
-    draw(BitMapBackend::new(&png, (1000, 650)).into_drawing_area(), chart)
-        .map_err(|e| anyhow!("{}: {e}", png.display()))?;
-    draw(SVGBackend::new(&svg, (1000, 650)).into_drawing_area(), chart)
-        .map_err(|e| anyhow!("{}: {e}", svg.display()))?;
+    draw(BitMapBackend::new(&png, SIZE).into_drawing_area(), chart).map_err(|e| anyhow!("{}: {e}", png.display()))?;
+    draw(SVGBackend::new(&svg, SIZE).into_drawing_area(), chart).map_err(|e| anyhow!("{}: {e}", svg.display()))?;
     Ok(())
 }
 
@@ -99,20 +117,72 @@ fn bounds(series: &[Series]) -> ((f64, f64), (f64, f64)) {
 
 type DrawResult<DB> = std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// The legend box, in the same place and style on every chart.
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(c: &mut ChartContext<'a, DB, CT>) -> DrawResult<DB> {
-    c.configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
+/// Width of the whole picture and of the legend panel right of the chart.
+const SIZE: (u32, u32) = (1300, 650);
+const LEGEND_WIDTH: u32 = 390;
+
+/// Series `i`'s markers (its shape and colour, half-size `r`) at `points`.
+fn markers<'a, DB, CT>(
+    c: &mut ChartContext<'a, DB, CT>,
+    i: usize,
+    points: impl Iterator<Item = CT::From>,
+    r: i32,
+) -> DrawResult<DB>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+    CT::From: Clone + 'static,
+{
+    let fill = color(i).filled();
+    match shape(i) {
+        Shape::Circle => c.draw_series(points.map(|p| Circle::new(p, r, fill))).map(drop),
+        Shape::Triangle => c.draw_series(points.map(|p| TriangleMarker::new(p, r + 1, fill))).map(drop),
+        Shape::Square => {
+            c.draw_series(points.map(|p| EmptyElement::at(p) + Rectangle::new([(-r, -r), (r, r)], fill))).map(drop)
+        }
+        Shape::Cross => c.draw_series(points.map(|p| Cross::new(p, r + 1, color(i).stroke_width(2)))).map(drop),
+    }
+}
+
+/// A series name as the legend shows it: a file path in it (an order rule's
+/// file, such as `rule:experiments/orders/7x4.rule.toml`) by its stem
+/// (`rule:7x4`).
+fn short_name(name: &str) -> String {
+    let word = |w: &str| -> String {
+        let (body, comma) = w.strip_suffix(',').map_or((w, ""), |b| (b, ","));
+        let Some(slash) = body.rfind('/') else { return w.to_string() };
+        let prefix = body.split_once(':').filter(|(p, _)| !p.contains('/')).map_or("", |(p, _)| p);
+        let stem = body[slash + 1..].trim_end_matches(".toml").trim_end_matches(".rule");
+        let colon = if prefix.is_empty() { "" } else { ":" };
+        format!("{prefix}{colon}{stem}{comma}")
+    };
+    name.split(' ').map(word).collect::<Vec<_>>().join(" ")
+}
+
+/// The legend, in its own panel beside the chart (never over the data):
+/// per series its line (when the chart has lines), marker and name.
+fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series], lines: bool) -> DrawResult<DB> {
+    let n = series.len().max(1) as f64;
+    let rows = n.max(12.0);
+    let mut c = ChartBuilder::on(area).margin_top(70).margin_right(10).build_cartesian_2d(0f64..1f64, 0f64..rows)?;
+    for (i, s) in series.iter().enumerate() {
+        let y = rows - 0.5 - i as f64;
+        if lines {
+            c.draw_series(LineSeries::new([(0.02, y), (0.14, y)], color(i).stroke_width(3)))?;
+        }
+        markers(&mut c, i, std::iter::once((0.08, y)), 4)?;
+        let font = ("sans-serif", 15).into_text_style(area).pos(Pos::new(HPos::Left, VPos::Center));
+        let text = Text::new(short_name(&s.name), (0.18, y), font);
+        c.draw_series(std::iter::once(text))?;
+    }
+    Ok(())
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult<DB> {
     root.fill(&WHITE)?;
+    let (plot, side) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
     let ((x0, x1), (y0, y1)) = bounds(&chart.series);
-    let mut builder = ChartBuilder::on(&root);
+    let mut builder = ChartBuilder::on(&plot);
     builder.caption(chart.title, ("sans-serif", 24)).margin(20).x_label_area_size(50).y_label_area_size(90);
     let label_style = ("sans-serif", 18);
     match chart.axes {
@@ -126,13 +196,9 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
             for (i, s) in chart.series.iter().enumerate() {
-                let color = color(i);
-                c.draw_series(LineSeries::new(s.points.iter().copied(), color.stroke_width(2)))?
-                    .label(s.name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3)));
-                c.draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled())))?;
+                c.draw_series(LineSeries::new(s.points.iter().copied(), color(i).stroke_width(2)))?;
+                markers(&mut c, i, s.points.iter().copied(), 3)?;
             }
-            legend(&mut c)?;
         }
         Axes::LogLog => {
             let mut c =
@@ -145,13 +211,20 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
             for (i, s) in chart.series.iter().enumerate() {
-                let color = color(i);
-                c.draw_series(s.points.iter().map(|&p| TriangleMarker::new(p, 6, color.filled())))?
-                    .label(s.name.as_str())
-                    .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, color.filled()));
+                markers(&mut c, i, s.points.iter().copied(), 5)?;
             }
-            legend(&mut c)?;
         }
     }
+    legend(&side, &chart.series, matches!(chart.axes, Axes::PlyLog))?;
     root.present()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn legend_names_show_a_rule_file_by_its_stem() {
+        let name = "compressed, rule:experiments/orders/7x4.rule.toml = compressed, paper";
+        assert_eq!(super::short_name(name), "compressed, rule:7x4 = compressed, paper");
+        assert_eq!(super::short_name("cellwise, row-wise"), "cellwise, row-wise");
+    }
 }
