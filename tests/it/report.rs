@@ -448,3 +448,24 @@ fn the_account_states_the_fastest_search_of_the_empty_7x6_board() {
 best move column 4, in 167.4 s (977030232 positions)."
     );
 }
+
+/// A board counted with termination only (as the 6x8 and 7x7 counts are)
+/// still gets its per-ply figure of states and nodes.
+#[test]
+fn a_count_without_its_no_termination_twin_gets_its_per_ply_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let spec = dir.path().join("whole.toml");
+    std::fs::write(&spec, "name = \"whole\"\n[grid]\nboards = [\"4x3\"]\n").unwrap();
+    let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", results.to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let plots = dir.path().join("plots");
+    let (r, p, f) = (results.to_str().unwrap(), plots.to_str().unwrap(), reference());
+    let repro = dir.path().join("paper-repro.md");
+    let args = ["report", "--results", r, "--plots", p, "--repro", repro.to_str().unwrap(), "--reference", &f];
+    let out = c4bdd(&[&args[..], &["--board", "4x3"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(plots.join("figure2a-4x3.png").is_file() && plots.join("figure2a-4x3.svg").is_file());
+    let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
+    assert!(readme.contains("| figure2a-4x3.png, figure2a-4x3.svg | Figure 2a's form"), "{readme}");
+}
