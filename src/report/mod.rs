@@ -36,8 +36,8 @@ pub struct ReportOptions {
     /// Where paper-repro.md goes; `None` for the report of one
     /// experiment's archives (tables and charts only).
     pub repro: Option<PathBuf>,
-    /// Boards to draw the per-ply figures for (default: 7x6 and every board
-    /// of at least 20 cells that has the runs a figure needs).
+    /// Boards to draw the per-ply figures for (default: 7x6, 7x7 and every
+    /// board of at least 20 cells that has the runs a figure needs).
     pub boards: Vec<BoardSize>,
 }
 
@@ -181,9 +181,9 @@ const B76: BoardSize = BoardSize { width: 7, height: 6 };
 /// like 7x6's.
 const B77: BoardSize = BoardSize { width: 7, height: 7 };
 
-/// Figure 2 (a and b) and the memory per ply, for `boards` (default: 7x6 and
-/// every board of at least 20 cells counted without termination); returns
-/// the boards that got Figure 2a.
+/// Figure 2 (a and b) and the memory per ply, for `boards` (default: 7x6,
+/// 7x7 and every board of at least 20 cells counted without termination);
+/// returns the boards that got Figure 2a with and without termination.
 fn per_ply_figures(out: &mut Listing, archive: &Archive, boards: &[BoardSize]) -> Result<Vec<BoardSize>> {
     let boards: Vec<BoardSize> = if boards.is_empty() {
         let mut set: BTreeSet<BoardSize> = archive
