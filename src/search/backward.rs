@@ -27,8 +27,8 @@ use serde::Serialize;
 use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume};
 use super::phases::{Phase, Phases};
 pub use super::records::{SolvePly, Value};
-use super::solve_checkpoint::{SolveCheckpoint, SolveResume};
-use super::transition::{with_retry, Transition};
+use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
+use super::transition::{with_retry, Joined, Transition};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
@@ -145,7 +145,8 @@ fn solve_on_pool(
             (None, Some(c)) => c.load_layer(space, i)?,
             (None, None) => unreachable!("a layer not held is read from the checkpoint"),
         };
-        let (record, sets) = solve_ply(space, &rules, i, states, next, &records[i as usize], &mut store)?;
+        let (record, sets) =
+            solve_ply(space, &rules, i, states, next, &records[i as usize], ck.as_deref_mut(), &mut store)?;
         let shown = on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
@@ -246,7 +247,9 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
 }
 
 /// Solve ply `i` from its states and the next ply's sets: its record, and its
-/// sets (all three pinned). `store` gets its win and lost while or after they are counted.
+/// sets (all three pinned). `store` gets its win and lost while or after they
+/// are counted; the checkpoint, if any, keeps the pre-images part way.
+#[allow(clippy::too_many_arguments)]
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
@@ -254,6 +257,7 @@ fn solve_ply(
     states: Bdd,
     next: Option<Solved>,
     forward: &super::PlyRecord,
+    ck: Option<&mut SolveCheckpoint>,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
 ) -> Result<(SolvePly, Solved)> {
     let ply_start = Instant::now();
@@ -261,7 +265,7 @@ fn solve_ply(
     // What the ply before left behind (only pinned sets survive), collected
     // under the GC policy as part of this ply.
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let (sets, terminal) = classify(space, rules, i, states, next, &mut phases)?;
+    let (sets, terminal) = classify(space, rules, i, states, next, ck, &mut phases)?;
     // The terminal count: counted above, by the forward pass, or (in a
     // checkpoint made before the forward pass counted it) split off for it.
     let terminal = match (terminal, forward.terminal) {
@@ -322,6 +326,7 @@ fn classify(
     i: u32,
     states: Bdd,
     next: Option<Solved>,
+    mut ck: Option<&mut SolveCheckpoint>,
     phases: &mut Phases,
 ) -> Result<(Solved, Option<Bdd>)> {
     let Some(next) = next else {
@@ -330,10 +335,21 @@ fn classify(
         space.manager.pin(terminal);
         return Ok((Solved { win: Bdd::FALSE, draw: alive, lost: terminal }, Some(terminal)));
     };
-    let to_lost = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next.lost))?;
-    space.manager.pin(to_lost);
-    let to_draw = phases.time(space, Phase::Image, |s| rules.preimage(s, i, next.draw))?;
-    space.manager.pin(to_draw);
+    let mut pre = |space: &mut StateSpace, target: Target, set: Bdd| -> Result<Bdd> {
+        let from = match ck.as_deref_mut() {
+            Some(c) => c.partial(space, i, target)?.unwrap_or_default(),
+            None => Joined::default(),
+        };
+        // The union taken up is a root of every collection of the pre-image.
+        space.manager.unpin(from.union);
+        let mut save =
+            |s: &mut StateSpace, joined| ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, i, target, joined));
+        let f = phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?;
+        space.manager.pin(f);
+        Ok(f)
+    };
+    let to_lost = pre(space, Target::Lost, next.lost)?;
+    let to_draw = pre(space, Target::Draw, next.draw)?;
     release_for_split(space, next, phases);
     let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
         let m = &mut s.manager;

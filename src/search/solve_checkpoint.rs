@@ -7,6 +7,11 @@
 //! (with its checksum recomputed) no longer matches the files; the files'
 //! names must be those their plies give.
 //!
+//! Within a ply, the two pre-images are saved part way (`pre-lost-NNN.bdd`,
+//! `pre-draw-NNN.bdd`: the union over the move relations joined so far), at
+//! most once per interval, so that a ply that outlasts a session resumes
+//! from its last saved relation; they go once the ply is solved.
+//!
 //! Every file is written to a temporary name, synced and renamed; the JSON is
 //! written after the BDD file it names, and a superseded `solved-*` file is
 //! removed only after that, so a kill at any moment leaves a checkpoint of the
@@ -14,6 +19,7 @@
 //! (state counts, frames, win and lost disjoint and inside the ply's states).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +28,7 @@ use super::files::{bad, check_version, io, label, writable_dir, write_atomic};
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
 use super::records::SolvePly;
+use super::transition::Joined;
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;
@@ -39,6 +46,40 @@ struct Progress {
     solved: Vec<SolvePly>,
     /// The file with `win` and `lost` of the lowest solved ply.
     solved_file: Option<String>,
+    /// The pre-images of the ply being solved (the one below the lowest
+    /// solved), as far as they were built: at most one per target set
+    /// (absent when none, as in checkpoints of builds before them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    partial: Vec<Partial>,
+}
+
+/// Which set of the ply above a pre-image is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    Lost,
+    Draw,
+}
+
+/// A pre-image of the ply being solved, saved part way: the union over its
+/// first `relations` move relations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Partial {
+    ply: u32,
+    target: Target,
+    relations: usize,
+    file: String,
+}
+
+fn partial_file(ply: u32, target: Target) -> String {
+    let set = if target == Target::Lost { "lost" } else { "draw" };
+    format!("pre-{set}-{ply:03}.bdd")
+}
+
+/// The label of a saved pre-image: its ply, set, relations and the setup.
+fn partial_label(space: &StateSpace, setup: &Setup, p: &Partial) -> String {
+    let what = format!("pre-image of {:?} into ply {}, {} relations", p.target, p.ply + 1, p.relations);
+    label(space, &format!("{what}, setup {:08x}", setup.crc()))
 }
 
 /// `solve-checkpoint.json`.
@@ -95,7 +136,12 @@ pub struct SolveResume {
 pub fn describe(dir: &Path) -> Option<String> {
     let file: CheckpointFile = serde_json::from_str(&std::fs::read_to_string(dir.join(FILE)).ok()?).ok()?;
     let progress = file.progress;
-    Some(format!("{} layers, {} plies solved", progress.forward.len(), progress.solved.len()))
+    let (layers, solved) = (progress.forward.len(), progress.solved.len());
+    let part = match progress.partial.iter().map(|p| p.relations).max() {
+        Some(relations) => format!(", the next part way ({relations} relations of a pre-image)"),
+        None => String::new(),
+    };
+    Some(format!("{layers} layers, {solved} plies solved{part}"))
 }
 
 /// A solve checkpoint directory in use.
@@ -104,7 +150,15 @@ pub struct SolveCheckpoint {
     setup: Setup,
     progress: Progress,
     options: ForwardOptions,
+    /// The least time between two saves of a pre-image part way.
+    partial_every: Duration,
+    /// When a pre-image was last saved (or its ply started).
+    last_partial: Instant,
 }
+
+/// The default of [`SolveCheckpoint::set_partial_every`]: a ply of the 7x6
+/// solve takes hours, its saves of a few GB take seconds.
+const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 
 impl SolveCheckpoint {
     /// Open (creating it if needed) a checkpoint directory; returns what it
@@ -121,8 +175,14 @@ impl SolveCheckpoint {
         writable_dir(dir)?;
         let setup = Setup::of(space, options);
         let path = dir.join(FILE);
-        let mut checkpoint =
-            SolveCheckpoint { dir: dir.to_path_buf(), setup, progress: Progress::default(), options: *options };
+        let mut checkpoint = SolveCheckpoint {
+            dir: dir.to_path_buf(),
+            setup,
+            progress: Progress::default(),
+            options: *options,
+            partial_every: PARTIAL_EVERY,
+            last_partial: Instant::now(),
+        };
         if !path.exists() {
             return Ok((checkpoint, SolveResume::default()));
         }
@@ -172,17 +232,56 @@ impl SolveCheckpoint {
         self.write()
     }
 
-    /// Record a solved ply (the next lower one) with its `win` and `lost`.
+    /// Record a solved ply (the next lower one) with its `win` and `lost`;
+    /// its pre-images saved part way are not needed again.
     pub fn save_solved(&mut self, space: &StateSpace, record: &SolvePly, win: Bdd, lost: Bdd) -> Result<()> {
         let name = solved_file(record.ply);
         space.manager.save(&[win, lost], &solved_label(space, &self.setup, record), &self.dir.join(&name))?;
         self.progress.solved.push(*record);
         let old = self.progress.solved_file.replace(name);
+        let partial = std::mem::take(&mut self.progress.partial);
         self.write()?;
-        if let Some(old) = old {
-            let _ = std::fs::remove_file(self.dir.join(old));
+        for file in old.into_iter().chain(partial.into_iter().map(|p| p.file)) {
+            let _ = std::fs::remove_file(self.dir.join(file));
         }
+        self.last_partial = Instant::now();
         Ok(())
+    }
+
+    /// Save pre-images part way at most once per `every` (default ten
+    /// minutes; zero saves after every relation).
+    pub fn set_partial_every(&mut self, every: Duration) {
+        self.partial_every = every;
+    }
+
+    /// Save `joined`, the pre-image of `target` into ply `ply + 1` over its
+    /// first relations, if the last such save is at least the interval ago.
+    pub fn save_partial(&mut self, space: &StateSpace, ply: u32, target: Target, joined: Joined) -> Result<()> {
+        if self.last_partial.elapsed() < self.partial_every {
+            return Ok(());
+        }
+        let p = Partial { ply, target, relations: joined.relations, file: partial_file(ply, target) };
+        space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
+        self.progress.partial.retain(|q| q.target != target);
+        self.progress.partial.push(p);
+        self.write()?;
+        self.last_partial = Instant::now();
+        Ok(())
+    }
+
+    /// The pre-image of `target` into ply `ply + 1` as far as it was saved
+    /// (pinned), checked against its label and frame; `None` if none was.
+    pub fn partial(&mut self, space: &mut StateSpace, ply: u32, target: Target) -> Result<Option<Joined>> {
+        let Some(p) = self.progress.partial.iter().find(|p| p.ply == ply && p.target == target).cloned() else {
+            return Ok(None);
+        };
+        let file = self.dir.join(&p.file);
+        let frame = self.options.image.frame_of(ply);
+        let [union] = load(space, &file, &partial_label(space, &self.setup, &p), frame)?[..] else {
+            return Err(bad(&file, "expected one BDD"));
+        };
+        space.manager.pin(union);
+        Ok(Some(Joined { relations: p.relations, union }))
     }
 
     fn write(&self) -> Result<()> {
@@ -218,6 +317,11 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
         && progress.solved.is_empty() == progress.solved_file.is_none();
     if !forward_ok || !solved_ok {
         return Err(bad(path, "the records are not plies 0, 1, ... forward and the last plies solved"));
+    }
+    let solving = progress.solved.last().map(|p| p.ply.wrapping_sub(1));
+    if let Some(p) = progress.partial.iter().find(|p| Some(p.ply) != solving || p.file != partial_file(p.ply, p.target))
+    {
+        return Err(bad(path, format!("a pre-image of ply {} in {:?} is not of the ply being solved", p.ply, p.file)));
     }
     let expected = progress.solved.last().map(|p| solved_file(p.ply));
     if progress.solved_file != expected {

@@ -24,6 +24,20 @@ pub(crate) fn with_retry<T>(
     }
 }
 
+/// A union of the first `relations` move relations' (pre-)images.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Joined {
+    pub relations: usize,
+    pub union: Bdd,
+}
+
+impl Default for Joined {
+    /// None joined yet: the empty set.
+    fn default() -> Joined {
+        Joined { relations: 0, union: Bdd::FALSE }
+    }
+}
+
 /// The relations and terminal BDDs, indexed by ply parity (0: the first
 /// player moves from the ply's states), pinned from `build` until `release`.
 pub struct Transition {
@@ -118,25 +132,54 @@ impl Transition {
     /// The states of ply `ply` (in its frame) with a move into `target` (a
     /// set of states of ply `ply + 1`, in that ply's frame): the pre-image.
     pub fn preimage(&self, space: &mut StateSpace, ply: u32, target: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, target, false)
+        self.apply_moves(space, ply, target, false, Joined::default(), &mut |_, _| Ok(()))
+    }
+
+    /// [`Transition::preimage`] taken up from `from` (the union of the
+    /// relations before `from.relations`); `done` sees the union after each
+    /// relation (the count of relations joined, and the union, alive until
+    /// the next collection), for example to save it.
+    pub fn preimage_from(
+        &self,
+        space: &mut StateSpace,
+        ply: u32,
+        target: Bdd,
+        from: Joined,
+        done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
+    ) -> Result<Bdd> {
+        self.apply_moves(space, ply, target, false, from, done)
+    }
+
+    /// The move relations of one ply (the same for both parities).
+    pub fn relations(&self) -> usize {
+        self.moves[0].len()
     }
 
     /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
     pub(crate) fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, alive, true)
+        self.apply_moves(space, ply, alive, true, Joined::default(), &mut |_, _| Ok(()))
     }
 
     /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the relations; collects garbage between relations.
-    /// After the last one each pass decides: the forward pass collects once
-    /// per image, the retrograde pass once per ply (a collection after its
-    /// pre-image would set the next threshold from a peak).
-    fn apply_moves(&self, space: &mut StateSpace, ply: u32, f: Bdd, forward: bool) -> Result<Bdd> {
-        let m = &mut space.manager;
+    /// `ply`, joined over the relations from `from` on; collects garbage
+    /// between relations. After the last one each pass decides: the forward
+    /// pass collects once per image, the retrograde pass once per ply (a
+    /// collection after its pre-image would set the next threshold from a
+    /// peak).
+    fn apply_moves(
+        &self,
+        space: &mut StateSpace,
+        ply: u32,
+        f: Bdd,
+        forward: bool,
+        from: Joined,
+        done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
+    ) -> Result<Bdd> {
         let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
-        let mut joined = Bdd::FALSE;
+        let mut joined = from.union;
         let relations = &self.moves[ply as usize % 2];
-        for (k, &rel) in relations.iter().enumerate() {
+        for (k, &rel) in relations.iter().enumerate().skip(from.relations) {
+            let m = &mut space.manager;
             let part = with_retry(m, &[f, joined], |m| match (self.pairing, forward) {
                 (Some(pairing), true) => m.image(f, rel, pairing),
                 (Some(pairing), false) => m.preimage(f, rel, pairing),
@@ -144,8 +187,9 @@ impl Transition {
                 (None, false) => m.and_exists(rel, f, set),
             })?;
             joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
+            done(space, Joined { relations: k + 1, union: joined })?;
             if k + 1 < relations.len() {
-                m.maybe_gc(&[f, joined]);
+                space.manager.maybe_gc(&[f, joined]);
             }
         }
         Ok(joined)

@@ -297,3 +297,39 @@ fn records_without_memory_fields_keep_their_text() {
     assert_eq!((back[0].rss_bytes, back[0].phases), (None, None));
     assert_eq!(serde_json::to_string(&back).unwrap(), old);
 }
+
+/// A solve stopped inside a ply's pre-images (here by its node limit) keeps
+/// the relations joined so far, and its resume takes them up and ends with
+/// the rows of the uninterrupted solve.
+#[test]
+fn a_ply_stopped_inside_its_pre_images_resumes_from_the_relations_saved() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::{solve, solve_checkpoint::describe, ForwardOptions, SolveCheckpoint};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let opts = ForwardOptions::default();
+    let space = |max_nodes| {
+        let config = Config { max_nodes, ..Config::default() };
+        StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap()
+    };
+    let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
+    let want: Vec<_> =
+        rows(&solve(&mut space(Config::default().max_nodes), &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
+    let mut taken_up = 0;
+    for limit in (100_000..=160_000).step_by(10_000) {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |max_nodes| {
+            let mut space = space(max_nodes);
+            let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true).unwrap();
+            ck.set_partial_every(std::time::Duration::ZERO);
+            let ck = Some((&mut ck, resume));
+            c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()))
+        };
+        assert!(run(limit).is_err(), "{limit} stops the solve");
+        let held = describe(dir.path()).unwrap();
+        taken_up += held.contains("part way") as usize;
+        let resumed = run(Config::default().max_nodes).unwrap();
+        assert_eq!(rows(&resumed.plies), want, "limit {limit}: {held}");
+    }
+    assert!(taken_up > 0, "some stop fell inside a pre-image");
+}
