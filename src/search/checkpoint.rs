@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, check_version, io, label, writable_dir, write_atomic};
+use super::files::{bad, check_version, io, json_crc, label, writable_dir, write_atomic};
 use super::forward::Resume;
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
@@ -51,7 +51,7 @@ impl Setup {
     /// CRC-32 of the setup (compact JSON), for the labels of the BDD files
     /// it makes.
     pub(crate) fn crc(&self) -> u32 {
-        crc32fast::hash(serde_json::to_string(self).expect("a setup serializes").as_bytes())
+        json_crc(self)
     }
 
     /// Refuse a checkpoint (`path`) whose setup is not `wanted`.
@@ -83,8 +83,7 @@ struct CheckpointFile {
 impl CheckpointFile {
     /// The checksum the file should hold.
     fn crc(&self) -> u32 {
-        let zeroed = CheckpointFile { crc32: 0, ..self.clone() };
-        crc32fast::hash(serde_json::to_string(&zeroed).expect("a checkpoint serializes").as_bytes())
+        json_crc(&CheckpointFile { crc32: 0, ..self.clone() })
     }
 
     /// The label of the BDD file of the last ply: its ply, its number of

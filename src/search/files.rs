@@ -16,6 +16,12 @@ pub(crate) fn label(space: &StateSpace, what: &str) -> String {
     format!("{}x{} {}: {what}", size.width, size.height, space.encoding.kind())
 }
 
+/// CRC-32 of `value` serialized as compact JSON: the checksum of manifests
+/// and checkpoints.
+pub(crate) fn json_crc(value: &impl serde::Serialize) -> u32 {
+    crc32fast::hash(serde_json::to_string(value).expect("c4bdd's records serialize").as_bytes())
+}
+
 /// A file that is not what c4bdd expects.
 pub(crate) fn bad(path: &Path, reason: impl Into<String>) -> Error {
     Error::BadFile { path: path.to_path_buf(), reason: reason.into() }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, label, writable_dir, write_atomic};
+use super::files::{bad, io, json_crc, label, writable_dir, write_atomic};
 use super::records::Value;
 use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
@@ -65,10 +65,6 @@ struct ManifestFile {
     #[serde(flatten)]
     manifest: Manifest,
     crc32: u32,
-}
-
-fn manifest_crc(manifest: &Manifest) -> u32 {
-    crc32fast::hash(serde_json::to_string(manifest).expect("a manifest serializes").as_bytes())
 }
 
 /// Writes a solution while the solver runs.
@@ -178,7 +174,7 @@ impl SolutionWriter {
 
 /// Write `manifest.json` (atomically) with its checksum.
 fn write_manifest(dir: &Path, manifest: Manifest) -> Result<Manifest> {
-    let file = ManifestFile { crc32: manifest_crc(&manifest), manifest };
+    let file = ManifestFile { crc32: json_crc(&manifest), manifest };
     let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
     write_atomic(&dir.join("manifest.json"), &text)?;
     Ok(file.manifest)
@@ -258,7 +254,7 @@ impl Solution {
                 format!("format {f} version {v}, this build reads {SOLUTION_FORMAT} {SOLUTION_VERSION}"),
             ));
         }
-        if manifest_crc(&manifest) != file.crc32 {
+        if json_crc(&manifest) != file.crc32 {
             return Err(bad(&path, "the manifest does not match its checksum"));
         }
         let size =

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
-use super::files::{bad, check_version, io, label, writable_dir, write_atomic};
+use super::files::{bad, check_version, io, json_crc, label, writable_dir, write_atomic};
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
 use super::records::SolvePly;
@@ -76,10 +76,16 @@ fn partial_file(ply: u32, target: Target) -> String {
     format!("pre-{set}-{ply:03}.bdd")
 }
 
+/// The label of a checkpoint's BDD file holding `what`, with the setup's
+/// checksum.
+fn setup_label(space: &StateSpace, setup: &Setup, what: &str) -> String {
+    label(space, &format!("{what}, setup {:08x}", setup.crc()))
+}
+
 /// The label of a saved pre-image: its ply, set, relations and the setup.
 fn partial_label(space: &StateSpace, setup: &Setup, p: &Partial) -> String {
     let what = format!("pre-image of {:?} into ply {}, {} relations", p.target, p.ply + 1, p.relations);
-    label(space, &format!("{what}, setup {:08x}", setup.crc()))
+    setup_label(space, setup, &what)
 }
 
 /// `solve-checkpoint.json`.
@@ -95,8 +101,7 @@ struct CheckpointFile {
 
 /// The checksum `file` should hold.
 fn crc(file: &CheckpointFile) -> u32 {
-    let zeroed = CheckpointFile { crc32: 0, ..file.clone() };
-    crc32fast::hash(serde_json::to_string(&zeroed).expect("a checkpoint serializes").as_bytes())
+    json_crc(&CheckpointFile { crc32: 0, ..file.clone() })
 }
 
 fn layer_file(ply: u32) -> String {
@@ -109,14 +114,13 @@ fn solved_file(ply: u32) -> String {
 
 /// The label of a layer's file: its ply, number of states and setup.
 fn layer_label(space: &StateSpace, setup: &Setup, record: &PlyRecord) -> String {
-    let what = format!("{} states of ply {}, setup {:08x}", record.states, record.ply, setup.crc());
-    label(space, &what)
+    setup_label(space, setup, &format!("{} states of ply {}", record.states, record.ply))
 }
 
 /// The label of a solved ply's file: its ply, its table row and the setup.
 fn solved_label(space: &StateSpace, setup: &Setup, p: &SolvePly) -> String {
     let row = format!("{} won, {} drawn, {} lost", p.won, p.drawn, p.lost);
-    label(space, &format!("win and lost of ply {}, {row}, setup {:08x}", p.ply, setup.crc()))
+    setup_label(space, setup, &format!("win and lost of ply {}, {row}", p.ply))
 }
 
 /// Work a checkpoint holds: the layers with their records, the solved plies

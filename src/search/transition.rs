@@ -132,7 +132,7 @@ impl Transition {
     /// The states of ply `ply` (in its frame) with a move into `target` (a
     /// set of states of ply `ply + 1`, in that ply's frame): the pre-image.
     pub fn preimage(&self, space: &mut StateSpace, ply: u32, target: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, target, false, Joined::default(), &mut |_, _| Ok(()))
+        self.preimage_from(space, ply, target, Joined::default(), &mut |_, _| Ok(()))
     }
 
     /// [`Transition::preimage`] taken up from `from` (the union of the
