@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cli::{BestArgs, BookArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
-use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
+use crate::game::alphabeta::{default_table_bits, MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
 use crate::search::book::{Book, BookOptions, BookProbe};
@@ -109,7 +109,11 @@ pub fn book(args: BookArgs) -> Result<()> {
     let style =
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta}");
     bar.set_style(style.expect("a valid template"));
-    let opts = BookOptions { ply: args.ply, jobs: args.jobs as usize, table_bits: args.table_bits };
+    let opts = BookOptions {
+        ply: args.ply,
+        jobs: args.jobs as usize,
+        table_bits: args.table_bits.unwrap_or_else(default_table_bits),
+    };
     let start = std::time::Instant::now();
     let n = crate::search::book::build(&args.solution, &args.out, &opts, |done, total| {
         bar.set_length(total as u64);
@@ -144,6 +148,8 @@ struct BestJson {
     best: u8,
     nodes: u64,
     probes: u64,
+    /// Bytes of the transposition table.
+    table_bytes: usize,
     time_s: f64,
 }
 
@@ -187,7 +193,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     let mut solution = (table.is_some() || book.is_some()).then_some(BookProbe { book, table });
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
-    let mut search = Search::new(size, args.table_bits, probe);
+    let mut search = Search::new(size, args.table_bits.unwrap_or_else(default_table_bits), probe);
     let (values, (best, value)) = if args.all_moves {
         let values = search.move_values(&position);
         let best = values
@@ -201,7 +207,7 @@ pub fn best(args: BestArgs) -> Result<()> {
         (None, (best, value))
     };
     let time_s = start.elapsed().as_secs_f64();
-    let (nodes, probes) = (search.nodes, search.probes);
+    let (nodes, probes, table_bytes) = (search.nodes(), search.probes(), search.table_bytes());
     drop(search);
     for (_, why) in solution.as_ref().and_then(|s| s.table.as_ref()).map_or(&[][..], |t| t.failures()) {
         if args.strict {
@@ -228,6 +234,7 @@ pub fn best(args: BestArgs) -> Result<()> {
             best: best + 1,
             nodes,
             probes,
+            table_bytes,
             time_s,
         };
         println!("{}", serde_json::to_string(&out)?);
@@ -239,7 +246,8 @@ pub fn best(args: BestArgs) -> Result<()> {
     }
     println!("best move: column {} ({value})", column_name(best));
     let rate = (nodes as f64 / time_s.max(1e-9)).round();
-    println!("searched {nodes} positions in {time_s:.3} s ({rate} a second), {probes} table probes");
+    let table = table_bytes as f64 / f64::from(1 << 20);
+    println!("searched {nodes} positions in {time_s:.3} s ({rate} a second, a {table} MiB transposition table), {probes} table probes");
     Ok(())
 }
 

@@ -129,6 +129,61 @@ fn check_value_and_move(size: BoardSize) {
     assert!(checked > 0, "{size}: no position checked");
 }
 
+/// Positions of `size` at `ply` where the player to move cannot win at once,
+/// each from a game of moves chosen by a fixed pseudo-random sequence among
+/// the moves that neither end the game nor let the opponent win at once
+/// (games with no such move are left out).
+fn late_positions(size: BoardSize, ply: u32, games: u64) -> Vec<c4bdd::game::Position> {
+    use c4bdd::game::Position;
+    let wins_now = |p: &Position| (0..size.width).any(|c| p.can_play(c) && p.play(c).is_terminal_win());
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut out = Vec::new();
+    'games: for _ in 0..games {
+        let mut p = Position::empty(size);
+        while p.ply() < ply {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let quiet: Vec<Position> = (0..size.width)
+                .filter(|&c| p.can_play(c))
+                .map(|c| p.play(c))
+                .filter(|q| !q.is_terminal() && !wins_now(q))
+                .collect();
+            if quiet.is_empty() {
+                continue 'games;
+            }
+            p = quiet[(state >> 33) as usize % quiet.len()];
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The search on `u128` bitboards with 16-byte entries (a table too small
+/// for 8-byte entries' tags, or a board wider than 64 bits) and on `u64`
+/// with 8-byte entries give plain minimax's value, move values and a move
+/// that keeps the value, on late positions of 7x6 and 13x5.
+#[test]
+fn both_bitboard_words_equal_minimax_on_late_positions() {
+    for (w, h, ply, words) in [(7, 6, 28, [16, 8]), (13, 5, 50, [16, 16])] {
+        let size = BoardSize::new(w, h).unwrap();
+        let positions = late_positions(size, ply, 40);
+        assert!(positions.len() >= 6, "{size}: {} positions", positions.len());
+        let mut memo = HashMap::new();
+        for (log2, bytes) in [4, 16].into_iter().zip(words) {
+            let mut search = Search::new(size, log2, None);
+            assert_eq!(search.entry_bytes(), bytes, "{size} with 2^{log2} entries");
+            for p in &positions {
+                let want = minimax_value(p, &mut memo);
+                let (value, best) = search.value_and_move(p);
+                assert_eq!(value, want, "{size} ply {ply}, 2^{log2} entries: the value");
+                assert_eq!(search.value_after(p, best), want, "{size}: column {best} keeps it");
+                for (c, v) in search.move_values(p) {
+                    assert_eq!(v, search.value_after(p, c), "{size}: move {c}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn alpha_beta_equals_minimax_on_4x4() {
     check_board(BoardSize::new(4, 4).unwrap(), 15);
@@ -146,7 +201,7 @@ fn alpha_beta_equals_minimax_on_5x4_and_the_table_saves_work() {
     let probe: &mut dyn OutcomeProbe = &mut solution;
     let mut probed = Search::new(size, 20, Some(probe));
     assert_eq!(probed.move_values(&empty), without);
-    assert!(probed.nodes * 3 < plain.nodes, "probes cut the search: {} vs {}", probed.nodes, plain.nodes);
+    assert!(probed.nodes() * 3 < plain.nodes(), "probes cut the search: {} vs {}", probed.nodes(), plain.nodes());
 }
 
 /// Every board solved in the committed results archive (the `value` of each

@@ -55,7 +55,7 @@ fn best_with_a_book_equals_best_without() {
         let mut probe = BookProbe { book: Some(Book::read(&path, size).unwrap()), table: None };
         let mut search = Search::new(size, 18, Some(&mut probe as &mut dyn OutcomeProbe));
         assert_eq!(search.move_values(&p), want, "{moves}");
-        assert!(search.probes > 0, "{moves}: the book was used");
+        assert!(search.probes() > 0, "{moves}: the book was used");
     }
     let out = c4bdd(&["best", "-W", "5", "-H", "4", "--moves", "33", "--book", path.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
