@@ -265,29 +265,31 @@ impl<'a, B: Bits> Negamax<'a, B> {
     }
 
     /// The best score of the moves into `cells`, searched in order within
-    /// `(alpha, beta)` (fail-soft). Every child's bucket is fetched first; a
-    /// child the table already bounds low enough ends the search before any
-    /// child is searched.
+    /// `(alpha, beta)` (fail-soft). Every child's bucket is fetched first,
+    /// while the moves are ordered; a child the table already bounds low
+    /// enough ends the search before any child is searched.
     fn children(&mut self, n: &Node<B>, cells: B, mut alpha: i32, beta: i32) -> i32 {
-        let moves = self.ordered(n, cells);
         let mut children = [Node::default(); SIDE];
         let mut slots = [None; SIDE];
-        for (i, &c) in moves.columns[..moves.len].iter().enumerate() {
-            children[i] = self.play(n, c);
-            let slot = self.slot(&children[i]);
-            self.table.prefetch(slot);
-            slots[i] = Some(slot);
+        for c in 0..self.size.width as usize {
+            if cells & self.column[c] != B::ZERO {
+                children[c] = self.play(n, c as u8);
+                let slot = self.slot(&children[c]);
+                self.table.prefetch(slot);
+                slots[c] = Some(slot);
+            }
         }
-        for slot in slots[..moves.len].iter().flatten() {
-            if let Some((_, upper)) = self.table.find(*slot) {
+        let moves = self.ordered(n, cells);
+        for &c in &moves.columns[..moves.len] {
+            if let Some((_, upper)) = slots[c as usize].and_then(|slot| self.table.find(slot)) {
                 if -upper >= beta {
                     return -upper;
                 }
             }
         }
         let mut best = -self.big;
-        for child in &children[..moves.len] {
-            let v = -self.search(child, -beta, -alpha);
+        for &c in &moves.columns[..moves.len] {
+            let v = -self.search(&children[c as usize], -beta, -alpha);
             if v > best {
                 best = v;
                 if v > alpha {
