@@ -247,3 +247,37 @@ fn archived_solve_values_match_alpha_beta() {
         assert_eq!(*found.first().unwrap(), want, "{size}: archived solve against alpha-beta");
     }
 }
+
+/// The values archived by `experiments/best/run.sh` (every `results/best/*/best.csv`
+/// row of a finished search of at most 60 M positions, some written by earlier
+/// builds of the search) are what the search finds now, with a move that keeps them.
+#[test]
+fn archived_best_values_are_found_again() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/best");
+    let mut checked = 0;
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let file = dir.unwrap().path().join("best.csv");
+        if !file.exists() {
+            continue;
+        }
+        let mut reader = csv::Reader::from_path(&file).unwrap();
+        let headers = reader.headers().unwrap().clone();
+        for row in reader.records() {
+            let row = row.unwrap();
+            let field = |name: &str| &row[headers.iter().position(|h| h == name).unwrap()];
+            let small = field("nodes").parse::<u64>().is_ok_and(|n| n <= 60_000_000);
+            if field("status") != "ok" || field("all_moves") != "false" || !small {
+                continue;
+            }
+            let size: BoardSize = field("board").parse().unwrap();
+            let p = c4bdd::game::Position::from_moves(size, field("moves")).unwrap();
+            let mut search = Search::new(size, c4bdd::game::alphabeta::default_table_bits(), None);
+            let (value, best) = search.value_and_move(&p);
+            let at = format!("{} after \"{}\"", file.display(), field("moves"));
+            assert_eq!(value.to_string(), field("value"), "{at}");
+            assert_eq!(search.value_after(&p, best), value, "{at}: column {best} keeps it");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2, "{checked} archived searches checked");
+}
