@@ -65,9 +65,9 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search with a table of `2^log2_entries` two-entry buckets' entries
-    /// (`log2_entries` taken within 4..=30): `u64` bitboards and 8-byte
-    /// entries when the board's keys fit them, else `u128` and 16 bytes.
+    /// A search with a table of `2^log2_entries` entries in two-entry
+    /// buckets (`log2_entries` taken within 4..=30): `u64` bitboards and
+    /// 8-byte entries when the board's keys fit them, else `u128` and 16 bytes.
     ///
     /// # Panics
     /// If the board's position keys are wider than [`MAX_KEY_BITS`].

@@ -324,3 +324,40 @@ impl<B: Bits> Engine for Negamax<'_, B> {
         (self.table.bytes(), B::BITS as usize / 8)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node played move by move equals the node of the position played the
+    /// same way (its mirror image's discs included), on both words.
+    fn played_nodes_match<B: Bits>(size: BoardSize) {
+        let key_bits = size.width as u32 * size.column_bits();
+        let log2 = (key_bits.saturating_sub(Table::<B>::TAG_BITS) + 1).max(8);
+        let engine = Negamax::<B>::new(size, log2, None);
+        let same = |a: &Node<B>, b: &Node<B>| {
+            (a.mine, a.mask, a.mirror_mine, a.mirror_mask, a.ply)
+                == (b.mine, b.mask, b.mirror_mine, b.mirror_mask, b.ply)
+        };
+        let (mut p, mut n) = (Position::empty(size), engine.node(&Position::empty(size)));
+        let mut state = 7u64;
+        while !p.is_terminal() {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let moves: Vec<u8> = (0..size.width).filter(|&c| p.can_play(c)).collect();
+            let c = moves[(state >> 33) as usize % moves.len()];
+            (p, n) = (p.play(c), engine.play(&n, c));
+            assert!(same(&n, &engine.node(&p)), "{size} at ply {}", p.ply());
+            assert_eq!(engine.position(&n), p);
+        }
+    }
+
+    #[test]
+    fn nodes_played_move_by_move_keep_their_mirror_image() {
+        for (w, h) in [(7, 6), (4, 4), (8, 7)] {
+            played_nodes_match::<u64>(BoardSize::new(w, h).unwrap());
+        }
+        for (w, h) in [(7, 6), (13, 7)] {
+            played_nodes_match::<u128>(BoardSize::new(w, h).unwrap());
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! The search's transposition table: two-entry buckets of one-word entries
-//! (8 bytes for boards of `u64` bitboards, 16 for the rest).
+//! (8 bytes with `u64` bitboards, 16 with `u128`).
 //!
 //! A position's key (`n` bits, below `2^n`) is multiplied by an odd constant
 //! modulo `2^n`, a bijection: the product's top bits choose the bucket and its
@@ -114,4 +114,43 @@ fn prefetch<T>(x: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bounds made from a key, so that an entry found for the wrong key shows.
+    fn bounds_of(key: u64) -> (i32, i32) {
+        let a = (key % 97) as i32 - 48;
+        (a, a + (key % 5) as i32)
+    }
+
+    /// Every key of a small key space stored in a table far smaller than it:
+    /// whatever a lookup finds is the bounds stored for that very key, and
+    /// the last key stored in each bucket is found.
+    fn exact<B: Bits>(key_bits: u32, log2_entries: u32) {
+        let mut table = Table::<B>::new(key_bits, log2_entries);
+        let keys = 1u64 << key_bits;
+        for key in 0..keys {
+            let slot = table.slot(B::from_u128(key as u128));
+            table.store(slot, 0, bounds_of(key));
+            assert_eq!(table.find(slot), Some(bounds_of(key)), "key {key} just stored");
+        }
+        let mut found = 0;
+        for key in 0..keys {
+            if let Some(b) = table.find(table.slot(B::from_u128(key as u128))) {
+                assert_eq!(b, bounds_of(key), "key {key}");
+                found += 1;
+            }
+        }
+        assert!(found >= 1 << log2_entries.min(key_bits), "{found} keys found");
+    }
+
+    #[test]
+    fn a_tag_in_its_bucket_is_one_key() {
+        exact::<u64>(14, 6);
+        exact::<u64>(10, 16);
+        exact::<u128>(12, 4);
+    }
 }
