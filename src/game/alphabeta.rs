@@ -1,12 +1,12 @@
 //! Alpha-beta (negamax, fail-soft) on explicit bitboards (`u64` where the
-//! board fits, [`super::bits`]) with an exact transposition table (two-entry
+//! board fits, `bits.rs`) with an exact transposition table (two-entry
 //! buckets of one-word entries, a position and its mirror image under one
-//! key, [`super::table`]), every child's entry fetched and checked before any
+//! key, `table.rs`), every child's entry fetched and checked before any
 //! child is searched, moves that lose at once left out, move ordering by the
 //! winning cells a move makes (then centre first), and optional probes of a
 //! win/draw/loss table, giving the exact distance to the end of the game by
 //! null-window searches (the sign first, then from the slow end outward); the
-//! loop itself is in [`super::negamax`].
+//! loop itself is in `negamax.rs`.
 //!
 //! Scores are absolute, from the view of the player to move: a win that ends
 //! the game at ply `t` scores `cells + 1 - t` (earlier wins score higher), a
