@@ -80,7 +80,7 @@ impl<'a, B: Bits> Negamax<'a, B> {
     /// A loop for `size` with a table of `2^log2_entries` entries.
     ///
     /// # Panics
-    /// Unless `Table::<B>::fits` the board's keys.
+    /// Unless the board's keys fit the table (`Table::fits`).
     pub fn new(size: BoardSize, log2_entries: u32, probe: Option<&'a mut dyn OutcomeProbe>) -> Self {
         let (w, h1) = (size.width as usize, size.column_bits());
         let mut order = [0u8; SIDE];
@@ -108,6 +108,7 @@ impl<'a, B: Bits> Negamax<'a, B> {
         }
     }
 
+    /// The node of a position (of this loop's board).
     fn node(&self, p: &Position) -> Node<B> {
         let (mine, mask) = (p.discs(p.to_move()), p.discs(Player::First) | p.discs(Player::Second));
         let word = B::from_u128;
@@ -115,6 +116,7 @@ impl<'a, B: Bits> Negamax<'a, B> {
         Node { mine: word(mine), mask: word(mask), mirror_mine: mirror(mine), mirror_mask: mirror(mask), ply: p.ply() }
     }
 
+    /// The position of a node, for the probe.
     fn position(&self, n: &Node<B>) -> Position {
         let (mine, theirs) = (n.mine.to_u128(), (n.mine ^ n.mask).to_u128());
         match Player::to_move(n.ply) {
@@ -157,7 +159,7 @@ impl<'a, B: Bits> Negamax<'a, B> {
         r & self.board & !mask
     }
 
-    /// The cells worth playing for the player to move (discs `mine`, cells
+    /// The cells worth playing for the player to move in `n` (cells
     /// `playable` now), who cannot win at once: none when every move lets the
     /// opponent win next (two cells where the opponent would win, or only
     /// moves below such a cell); only the block when the opponent could win
@@ -188,8 +190,9 @@ impl<'a, B: Bits> Negamax<'a, B> {
         moves
     }
 
-    /// Narrow `(alpha, beta)` by the probe, if any: the score when the probe
-    /// knows it, else `None`.
+    /// Narrow `(alpha, beta)` by the probe: the score to return when the
+    /// probe settles the search (an exact value, a draw, or a window its
+    /// outcome closes), else `None`.
     fn probed(&mut self, n: &Node<B>, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
         let position = self.position(n);
         let probe = self.probe.as_mut()?;
