@@ -146,11 +146,25 @@ pub struct BookArgs {
     /// Searches at once, each with its own tables and transposition table.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
+    #[command(flatten)]
+    pub table: TableArgs,
+}
+
+/// The size of a search's transposition table.
+#[derive(Args, Debug)]
+pub struct TableArgs {
     /// log2 of each search's transposition-table entries (8 bytes each, 16 on boards of more
     /// than 64 bitboard bits or with keys too wide for so few entries); by default twice one
     /// core's level-2 cache (2^19 with 2 MiB).
     #[arg(long, value_parser = clap::value_parser!(u32).range(4..=30))]
     pub table_bits: Option<u32>,
+}
+
+impl TableArgs {
+    /// log2 of the entries: the option, or the machine's default.
+    pub fn log2_entries(&self) -> u32 {
+        self.table_bits.unwrap_or_else(crate::game::alphabeta::default_table_bits)
+    }
 }
 
 #[derive(Args, Debug)]
@@ -199,11 +213,8 @@ pub struct BestArgs {
     /// position's value and one move that keeps it.
     #[arg(long)]
     pub all_moves: bool,
-    /// log2 of the transposition-table entries (8 bytes each, 16 on boards of more than 64
-    /// bitboard bits or with keys too wide for so few entries); by default twice one core's
-    /// level-2 cache (2^19 with 2 MiB).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=30))]
-    pub table_bits: Option<u32>,
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 #[derive(Args, Debug)]

@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cli::{BestArgs, BookArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
-use crate::game::alphabeta::{default_table_bits, MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
+use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
 use crate::search::book::{Book, BookOptions, BookProbe};
@@ -109,11 +109,7 @@ pub fn book(args: BookArgs) -> Result<()> {
     let style =
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta}");
     bar.set_style(style.expect("a valid template"));
-    let opts = BookOptions {
-        ply: args.ply,
-        jobs: args.jobs as usize,
-        table_bits: args.table_bits.unwrap_or_else(default_table_bits),
-    };
+    let opts = BookOptions { ply: args.ply, jobs: args.jobs as usize, table_bits: args.table.log2_entries() };
     let start = std::time::Instant::now();
     let n = crate::search::book::build(&args.solution, &args.out, &opts, |done, total| {
         bar.set_length(total as u64);
@@ -193,7 +189,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     let mut solution = (table.is_some() || book.is_some()).then_some(BookProbe { book, table });
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
-    let mut search = Search::new(size, args.table_bits.unwrap_or_else(default_table_bits), probe);
+    let mut search = Search::new(size, args.table.log2_entries(), probe);
     let (values, (best, value)) = if args.all_moves {
         let values = search.move_values(&position);
         let best = values

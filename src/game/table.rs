@@ -74,12 +74,14 @@ impl<B: Bits> Table<B> {
 
     /// The bounds stored for the slot's position, if any.
     pub fn find(&self, s: Slot<B>) -> Option<(i32, i32)> {
-        let tag = B::low_mask(Self::TAG_BITS);
-        let entry = [self.slots[s.bucket], self.slots[s.bucket + 1]]
-            .into_iter()
-            .find(|&e| e & tag == s.tag && e >> Self::UPPER != B::ZERO)?;
+        let entry = [self.slots[s.bucket], self.slots[s.bucket + 1]].into_iter().find(|&e| Self::holds(e, s))?;
         let byte = |shift: u32| ((entry >> shift).to_u128() as u8) as i32 - 128;
         Some((byte(Self::LOWER), byte(Self::UPPER)))
+    }
+
+    /// Whether entry `e` is the slot's position's (not empty, the same tag).
+    fn holds(e: B, s: Slot<B>) -> bool {
+        e & B::low_mask(Self::TAG_BITS) == s.tag && e >> Self::UPPER != B::ZERO
     }
 
     /// Store bounds for the slot's position: in the bucket's first entry when
@@ -90,9 +92,8 @@ impl<B: Bits> Table<B> {
         let e =
             s.tag | B::from_u128(work as u128) << Self::WORK | byte(lower) << Self::LOWER | byte(upper) << Self::UPPER;
         let first = self.slots[s.bucket];
-        let same = first & B::low_mask(Self::TAG_BITS) == s.tag && first >> Self::UPPER != B::ZERO;
         let first_work = (first >> Self::WORK).to_u128() as u8;
-        if same {
+        if Self::holds(first, s) {
             self.slots[s.bucket] = e;
         } else if work >= first_work {
             self.slots[s.bucket + 1] = first;

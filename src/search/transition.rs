@@ -150,11 +150,6 @@ impl Transition {
         self.apply_moves(space, ply, target, false, from, done)
     }
 
-    /// The move relations of one ply (the same for both parities).
-    pub fn relations(&self) -> usize {
-        self.moves[0].len()
-    }
-
     /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
     pub(crate) fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
         self.apply_moves(space, ply, alive, true, Joined::default(), &mut |_, _| Ok(()))
