@@ -243,7 +243,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     println!("best move: column {} ({value})", column_name(best));
     let rate = (nodes as f64 / time_s.max(1e-9)).round();
     let table = table_bytes as f64 / f64::from(1 << 20);
-    println!("searched {nodes} positions in {time_s:.3} s ({rate} a second, a {table} MiB transposition table), {probes} table probes");
+    println!("searched {nodes} positions in {time_s:.3} s ({rate} a second, transposition table {table} MiB), {probes} table probes");
     Ok(())
 }
 
