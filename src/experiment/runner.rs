@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::child::run_child;
 use super::meta::{now_utc, Invocation, Machine, Meta, Revision};
 use super::record::{forget, repair, CsvLog, PlyRow, RunRow, Status};
-use super::spec::{ExperimentSpec, RunSpec, SpecError};
+use super::spec::{ExperimentSpec, Pass, RunSpec, SpecError};
 use crate::encoding::EncodingKind;
 use crate::game::BoardSize;
 
@@ -154,6 +154,11 @@ fn checkpoint_dir(dir: &Path, run: &RunSpec) -> PathBuf {
     dir.join("checkpoints").join(run.key().replace('/', "_"))
 }
 
+/// Where a solve of the sweep in `dir` stores its solution.
+fn solution_dir(dir: &Path, run: &RunSpec) -> PathBuf {
+    dir.join("solution").join(run.key().replace('/', "_"))
+}
+
 /// A run of a sweep and how far it is in the sweep's directory.
 pub struct RunState {
     pub key: String,
@@ -255,6 +260,9 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
             if spec.checkpoints {
                 // Plies finished by an interrupted run are taken up from here.
                 run.checkpoint = Some(checkpoint_dir(&dir, r));
+            }
+            if spec.solutions && run.pass == Pass::Solve {
+                run.solution = Some(solution_dir(&dir, r));
             }
             run
         })

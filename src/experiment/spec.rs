@@ -5,6 +5,7 @@
 //! name = "quick"
 //! description = "Table 1 boards that finish in seconds"
 //! checkpoints = true          # runs save finished plies; an interrupted run resumes
+//! solutions = true            # solves keep their solutions in solution/RUN/
 //! repeats = 3                 # run the whole list 3 times, round after round, so
 //!                             # that the machine's drift meets every setting alike
 //! [grid]
@@ -81,6 +82,11 @@ pub struct ExperimentSpec {
     /// that a run interrupted with its sweep resumes where it stopped.
     #[serde(default)]
     pub checkpoints: bool,
+    /// Solve runs store their solution (as `solve --out` does) under the
+    /// sweep directory's `solution/`, one folder per run, kept after the run
+    /// for `query`, `best --solution`, `book` and `export`.
+    #[serde(default)]
+    pub solutions: bool,
     /// How many times every run is made (1 to [`MAX_REPEATS`]): the list of
     /// runs once, then again, round after round; repetition `k > 1` is named
     /// `/repeat-k` in its key.

@@ -914,6 +914,33 @@ fn a_sweep_records_the_size_of_all_plies_in_one_bdd() {
     assert!(err.contains("grid.full_bdd"), "{err}");
 }
 
+/// With `solutions = true` each solve keeps its solution in the sweep's
+/// `solution/` folder (beside its checkpoint), and that solution answers
+/// every position like the explicit solver; counts keep none.
+#[test]
+fn a_sweep_keeps_the_solutions_of_its_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results/sol/one");
+    let body = "checkpoints = true\nsolutions = true\n[grid]\nboards = [\"4x4\"]\npasses = [\"solve\", \"count\"]\n";
+    let rows = sweep_rows(dir.path(), "sol", body, &out);
+    assert!(rows.len() == 2 && rows.iter().all(|r| r.status == Status::Ok));
+    let kept: Vec<String> =
+        out.join("solution").read_dir().unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    assert_eq!(kept, ["4x4_compressed_paper_solve_whole_in-place"]);
+    let size = c4bdd::game::BoardSize::new(4, 4).unwrap();
+    let explicit = c4bdd::game::explicit::ExplicitSolution::solve(size).unwrap();
+    let mut solution = c4bdd::search::Solution::open(&out.join("solution").join(&kept[0])).unwrap();
+    let mut checked = 0;
+    for ply in 0..=size.cells() {
+        for p in explicit.positions(ply) {
+            assert_eq!(solution.outcome(&p).unwrap(), explicit.outcome(&p).unwrap(), "ply {ply}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked} positions checked");
+    assert!(out.join("checkpoints").read_dir().map_or(true, |mut d| d.next().is_none()), "checkpoints are removed");
+}
+
 #[test]
 fn bad_specs_are_refused_before_anything_is_written() {
     let dir = tempfile::tempdir().unwrap();
