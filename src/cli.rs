@@ -41,6 +41,9 @@ pub enum Command {
     Book(BookArgs),
     /// Check a stored solution (c4bdd's or the paper's artifact's): every file read whole.
     Verify(VerifyArgs),
+    /// A solved ply split on its top state variables: the nodes of every part, against the
+    /// whole ply (what a solve by case split would hold at once).
+    Parts(PartsArgs),
     /// Exact value of every legal move (fastest win, slowest loss) by alpha-beta search.
     Best(BestArgs),
     /// Regenerate tables, plots and paper-repro.md from the results archive (no BDDs).
@@ -165,6 +168,22 @@ impl TableArgs {
     pub fn log2_entries(&self) -> u32 {
         self.table_bits.unwrap_or_else(crate::game::alphabeta::default_table_bits)
     }
+}
+
+#[derive(Args, Debug)]
+pub struct PartsArgs {
+    /// A directory written by `c4bdd solve --out`.
+    #[arg(long)]
+    pub solution: PathBuf,
+    /// The ply to split; default: the ply of the largest file.
+    #[arg(long)]
+    pub ply: Option<u32>,
+    /// Split on the first this many state variables of the order (2^top parts).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=16))]
+    pub top: u32,
+    /// Also write the parts to this CSV file (a row a part).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -2,6 +2,7 @@
 //! runs the library and prints.
 
 mod orders;
+mod parts;
 mod play;
 
 use std::fs::File;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => play::query(args),
         Command::Best(args) => play::best(args),
         Command::Verify(args) => play::verify(args),
+        Command::Parts(args) => parts::parts(args),
         Command::Export(args) => play::export(args),
         Command::Book(args) => play::book(args),
         Command::Report(args) => report(args),

@@ -11,6 +11,7 @@ use crate::encoding::{EncodingKind, OrderSpec};
 use crate::experiment::record::{read_rows, PlyRow, RunRow, Status};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::parts::PartRow;
 use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// The named order that arranges the variables as the paper's does on a
@@ -101,6 +102,9 @@ pub struct Archive {
     pub partial_solves: Vec<PartialSolve>,
     /// Timed `best` searches (`results/best/`).
     pub searches: Vec<Search>,
+    /// Solved plies split on their top variables (`parts.csv`, written by
+    /// `c4bdd parts --csv`), each row with the directory it came from.
+    pub splits: Vec<(PathBuf, PartRow)>,
 }
 
 /// A retrograde pass from the last ply down to some ply (`solve --down-to
@@ -254,7 +258,13 @@ impl Archive {
             let rows: Vec<SearchRow> = read_rows(&dir.join("best.csv"))?;
             searches.extend(rows.into_iter().map(|row| Search { source: source.clone(), row }));
         }
-        Ok(Archive { runs, full_bdds, partial_solves, searches })
+        let mut splits = Vec::new();
+        for dir in archive_dirs(root, |d| d.join("parts.csv").is_file())? {
+            let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
+            let rows: Vec<PartRow> = read_rows(&dir.join("parts.csv"))?;
+            splits.extend(rows.into_iter().map(|row| (source.clone(), row)));
+        }
+        Ok(Archive { runs, full_bdds, partial_solves, searches, splits })
     }
 
     /// Finished single-threaded runs matching a filter (the paper's figures

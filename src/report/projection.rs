@@ -1,11 +1,13 @@
 //! What the whole 7x6 solve would need with c4bdd, projected from archived
-//! runs: our 6x6 solve beside the paper's (time, memory per node, the
-//! working set over the largest ply), the paper's figures for 7x6, and the
-//! 7x6 plies we solved (how fast the won and lost sets grow per ply).
+//! runs: our 6x6 solves beside the paper's (the time of the fastest on one
+//! thread; the memory per node and the working set over the largest ply of
+//! the one with the fewest bytes per node), the paper's figures for 7x6, the
+//! 7x6 plies we solved (how fast the won and lost sets grow per ply), and
+//! the splits of the 6x6 solution's largest ply on its top variables.
 
 use std::fmt::Write as _;
 
-use super::data::{Archive, Paper};
+use super::data::{Archive, Paper, Run};
 use super::B76;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
@@ -18,8 +20,17 @@ const MACHINES_GB: [f64; 6] = [32.0, 64.0, 128.0, 256.0, 512.0, 1024.0];
 /// The projection section of paper-repro.md (empty without a 6x6 solve and
 /// the paper's figures).
 pub fn projection_7x6(archive: &Archive, paper: &Paper) -> String {
-    let solve66 = archive.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == B66);
-    let (Some(r66), Some(p66), Some(p76)) = (solve66, paper.solve(B66), paper.solve(B76)) else {
+    let is_solve66 = |r: &Run| r.row.pass == Pass::Solve && r.board() == B66;
+    // Time from the fastest single-threaded solve (the paper's ran on one
+    // thread); memory from the solve with the fewest bytes per peak node
+    // (the node store as it is now).
+    let timed = archive.best_any_threads(is_solve66);
+    let lean = archive
+        .runs
+        .iter()
+        .filter(|r| r.ok() && is_solve66(r))
+        .min_by(|a, b| bytes_per_node(a).total_cmp(&bytes_per_node(b)));
+    let (Some(t66), Some(r66), Some(p66), Some(p76)) = (timed, lean, paper.solve(B66), paper.solve(B76)) else {
         return String::new();
     };
     let (Some(largest), Some(ply), Some(ply_gb)) = (p76.largest_ply_nodes, p76.largest_ply, p76.largest_ply_gb) else {
@@ -27,9 +38,9 @@ pub fn projection_7x6(archive: &Archive, paper: &Paper) -> String {
     };
     let largest66 = r66.plies.iter().map(|p| p.bdd_nodes).max().unwrap_or(1).max(1);
     let stored66: u64 = r66.plies.iter().map(|p| p.bdd_nodes).sum();
-    let time_factor = r66.row.time_s / p66.time_s;
+    let time_factor = t66.row.time_s / p66.time_s;
     let working_set = r66.row.peak_nodes as f64 / largest66 as f64;
-    let bytes_per_node = r66.row.peak_rss_bytes as f64 / r66.row.peak_nodes.max(1) as f64;
+    let bytes_per_node = bytes_per_node(r66);
     let disk_per_node = r66.row.solution_bytes.unwrap_or(0) as f64 / stored66.max(1) as f64;
     let peak = working_set * largest as f64;
     let ram_gb = peak * bytes_per_node / 1e9;
@@ -41,17 +52,19 @@ pub fn projection_7x6(archive: &Archive, paper: &Paper) -> String {
     let mut s = String::from("## The whole 7x6 solve with c4bdd: a projection\n\n");
     let _ = writeln!(
         s,
-        "From our 6x6 solve ({}, threads: {}) beside the paper's: {:.2} of its time ({:.0} s against {:.0} s), \
-{bytes_per_node:.0} bytes of RSS per peak live node, a peak of {working_set:.1} times the largest ply's won and lost \
-nodes ({} against {largest66}), and {disk_per_node:.1} bytes on disk per stored node. The paper's 7x6 solve: \
-{:.0} h, {:.0} GB, {} GB on disk; its largest ply, {ply}, holds over {largest} nodes in {ply_gb} GB \
+        "From our 6x6 solves beside the paper's: {:.2} of its time ({:.0} s against {:.0} s; {}, threads: {}); \
+{bytes_per_node:.1} bytes of RSS per peak live node, a peak of {working_set:.1} times the largest ply's won and lost \
+nodes ({} against {largest66}) and {disk_per_node:.1} bytes on disk per stored node ({}, threads: {}). The paper's \
+7x6 solve: {:.0} h, {:.0} GB, {} GB on disk; its largest ply, {ply}, holds over {largest} nodes in {ply_gb} GB \
 ({paper_disk_per_node:.1} bytes a node).\n",
+        time_factor,
+        t66.row.time_s,
+        p66.time_s,
+        t66.source.display(),
+        t66.row.threads.unwrap_or(1),
+        r66.row.peak_nodes,
         r66.source.display(),
         r66.row.threads.unwrap_or(1),
-        time_factor,
-        r66.row.time_s,
-        p66.time_s,
-        r66.row.peak_nodes,
         p76.time_s / 3600.0,
         p76.ram_gb,
         p76.disk_gb.map_or("?".into(), |d| d.to_string()),
@@ -71,7 +84,51 @@ The figures are lower bounds as far as the paper's \"over 1.1 billion\" is one.\
     if let Some(text) = measured_growth(archive, largest, ply) {
         s += &text;
     }
+    s += &case_split(archive, ram_gb);
     s
+}
+
+/// Bytes of peak RSS per peak live node of a run.
+fn bytes_per_node(r: &Run) -> f64 {
+    r.row.peak_rss_bytes as f64 / r.row.peak_nodes.max(1) as f64
+}
+
+/// What splitting each ply on its top variables would do to the projected
+/// memory (`ram_gb`), from the splits of our 6x6 solution's largest ply
+/// (`c4bdd parts`); empty without them.
+fn case_split(archive: &Archive, ram_gb: f64) -> String {
+    let rows: Vec<_> = archive.splits.iter().filter(|(_, r)| r.board == B66.to_string()).collect();
+    let Some(whole) = rows.iter().map(|(_, r)| r.whole_nodes).max() else {
+        return String::new();
+    };
+    let rows: Vec<_> = rows.into_iter().filter(|(_, r)| r.whole_nodes == whole).collect();
+    let (source, first) = &rows[0];
+    let mut s = format!(
+        "Split on its top state variables (`c4bdd parts`, {}), the 6x6 solution's largest ply (ply {}, {whole} \
+nodes of won and lost, {} encoding, order {}) falls into parts of these shares of its nodes; a solve that held one \
+part at a time, with the parts of the next ply its moves reach, would need about the largest part's share of the \
+memory above, if the working set shrinks as the ply's sets do:\n\n",
+        source.display(),
+        first.ply,
+        first.encoding,
+        first.order
+    );
+    s += "| top variables | parts | largest part | all parts | memory at the largest part's share |\n|---|---:|---:|---:|---:|\n";
+    let tops: std::collections::BTreeSet<u32> = rows.iter().map(|(_, r)| r.top).collect();
+    for top in tops {
+        let parts: Vec<_> = rows.iter().filter(|(_, r)| r.top == top).map(|(_, r)| r).collect();
+        let largest = parts.iter().map(|r| r.nodes).max().unwrap_or(0) as f64 / whole.max(1) as f64;
+        let total = parts.iter().map(|r| r.nodes).sum::<u64>() as f64 / whole.max(1) as f64;
+        let _ = writeln!(
+            s,
+            "| {} ({}) | {} | {largest:.3} | {total:.3} | {:.0} GB |",
+            top,
+            parts[0].variables,
+            parts.len(),
+            ram_gb * largest
+        );
+    }
+    s + "\n"
 }
 
 /// How the won and lost sets of our 7x6 plies grow per ply down from the

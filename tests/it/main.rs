@@ -21,6 +21,7 @@ mod integrity;
 mod newcomer;
 mod orders;
 mod parallel;
+mod parts;
 mod positions;
 mod report;
 mod solve;

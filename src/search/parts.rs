@@ -1,0 +1,180 @@
+//! A solved ply split on its top state variables: for every assignment of
+//! the first `k` variables of cells in the order, the won and lost sets of the
+//! positions that have it. A solve by case split would hold one such part at
+//! a time (with the parts of the next ply its pre-images read), so the
+//! largest part against the whole ply is the memory such a split saves, and
+//! all parts together against the whole is what it costs in nodes that the
+//! parts no longer share.
+
+use serde::{Deserialize, Serialize};
+
+use super::solution::Solution;
+use crate::bdd::{Bdd, Manager, Var};
+use crate::encoding::{EncodingKind, Frame, StateSpace};
+use crate::error::Result;
+
+/// Most top variables a split takes (2^16 parts).
+pub const MAX_TOP: u32 = 16;
+
+/// One part of a ply: the positions whose top variables have `values`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Part {
+    /// The values of the top variables, first variable first, as `0`/`1`.
+    pub values: String,
+    /// Nodes of the part's won set (view of the player to move).
+    pub won_nodes: u64,
+    /// Nodes of the part's lost set.
+    pub lost_nodes: u64,
+    /// Nodes of both sets together (shared nodes once).
+    pub nodes: u64,
+    /// Positions won and lost for the player to move.
+    pub won: u128,
+    pub lost: u128,
+}
+
+/// A ply and its parts.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlyParts {
+    pub ply: u32,
+    /// The names of the top variables, first first.
+    pub variables: Vec<String>,
+    /// The whole ply as one part (its `values` empty).
+    pub whole: Part,
+    /// Every assignment of the top variables, in binary order of `values`.
+    pub parts: Vec<Part>,
+}
+
+impl PlyParts {
+    /// Nodes of the largest part.
+    pub fn largest(&self) -> u64 {
+        self.parts.iter().map(|p| p.nodes).max().unwrap_or(0)
+    }
+
+    /// Nodes of all parts added.
+    pub fn total(&self) -> u64 {
+        self.parts.iter().map(|p| p.nodes).sum()
+    }
+}
+
+/// The most top variables a split of `solution`'s plies can take.
+pub fn max_top(solution: &Solution) -> u32 {
+    MAX_TOP.min(cell_levels(&solution.space).len() as u32)
+}
+
+/// Split ply `ply` of `solution` on its first `top` state variables (the
+/// ply file is loaded whole). Every part is checked: the parts' positions
+/// add up to the whole ply's. Panics if `top` is above [`max_top`].
+pub fn ply_parts(solution: &mut Solution, ply: u32, top: u32) -> Result<PlyParts> {
+    assert!(top <= max_top(solution), "at most {} top variables", max_top(solution));
+    let (win, lost) = solution.load_ply(ply)?;
+    let space = &mut solution.space;
+    let frame = frame_of(&space.manager, win, lost);
+    let whole = part(space, frame, String::new(), win, lost, 0);
+    let levels = cell_levels(space);
+    let top_vars: Vec<[Var; 2]> = levels[..top as usize].iter().map(|&j| both_frames(space, j)).collect();
+    let mut parts = Vec::with_capacity(1 << top);
+    for bits in 0..1u32 << top {
+        let values: String = (0..top).map(|j| if bits >> (top - 1 - j) & 1 == 1 { '1' } else { '0' }).collect();
+        let literals: Vec<(Var, bool)> =
+            values.chars().zip(&top_vars).flat_map(|(c, vars)| vars.map(|v| (v, c == '1'))).collect();
+        let w = space.manager.restrict(win, &literals)?;
+        let l = space.manager.restrict(lost, &literals)?;
+        parts.push(part(space, frame, values, w, l, top));
+        // Only the ply's own sets are kept across parts.
+        space.manager.gc(&[win, lost]);
+    }
+    let (won, lost_n) = (parts.iter().map(|p| p.won).sum::<u128>(), parts.iter().map(|p| p.lost).sum::<u128>());
+    assert_eq!((won, lost_n), (whole.won, whole.lost), "ply {ply}: the parts' positions add up to the whole's");
+    let variables = levels[..top as usize].iter().map(|&j| space.arrangement[j].clone()).collect();
+    Ok(PlyParts { ply, variables, whole, parts })
+}
+
+/// The frame a ply's sets are stored in (the frame of their top variable;
+/// frame A for constant sets).
+fn frame_of(m: &Manager, win: Bdd, lost: Bdd) -> Frame {
+    let support = [win, lost].iter().flat_map(|&f| m.support(f)).min_by_key(|&v| m.level_of(v));
+    match support {
+        Some(v) if v.0 % 2 == 1 => Frame::B,
+        _ => Frame::A,
+    }
+}
+
+/// The positions in the order (state variable `j` at levels `2j`, `2j + 1`)
+/// of the state variables of cells, first first: the side to move is the
+/// same for every position of a ply, so it splits nothing.
+fn cell_levels(space: &StateSpace) -> Vec<usize> {
+    let cells: std::collections::HashSet<String> =
+        space.encoding.state_vars().into_iter().filter(|v| v.cell.is_some()).map(|v| v.name).collect();
+    (0..space.arrangement.len()).filter(|&j| cells.contains(&space.arrangement[j])).collect()
+}
+
+/// The variables of the `j`-th state variable of the order, in both frames
+/// (variable `2k` is state variable `k` of frame A, `2k + 1` of B).
+fn both_frames(space: &StateSpace, j: usize) -> [Var; 2] {
+    let var = space.manager.var_at(crate::bdd::Level(2 * j as u32));
+    [var, Var(var.0 ^ 1)]
+}
+
+/// The sizes and counts of one part's sets, `fixed` top variables set (the
+/// sets do not depend on them, so each position is counted `2^fixed` times).
+fn part(space: &StateSpace, frame: Frame, values: String, win: Bdd, lost: Bdd, fixed: u32) -> Part {
+    let m = &space.manager;
+    Part {
+        values,
+        won_nodes: m.node_count(win) as u64,
+        lost_nodes: m.node_count(lost) as u64,
+        nodes: m.node_count_many(&[win, lost]) as u64,
+        won: space.count(win, frame) >> fixed,
+        lost: space.count(lost, frame) >> fixed,
+    }
+}
+
+/// A row of the CSV of a split (`parts.csv`): one part of one ply.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PartRow {
+    /// The solution's board, `WxH`.
+    pub board: String,
+    pub encoding: EncodingKind,
+    pub order: String,
+    pub ply: u32,
+    /// How many top variables the ply is split on.
+    pub top: u32,
+    /// Their names, first first, separated by spaces.
+    pub variables: String,
+    /// This part's values of them.
+    pub values: String,
+    pub won_nodes: u64,
+    pub lost_nodes: u64,
+    pub nodes: u64,
+    pub won: u128,
+    pub lost: u128,
+    /// Nodes of the whole ply's won and lost sets.
+    pub whole_nodes: u64,
+}
+
+impl PlyParts {
+    /// Write the parts as CSV rows ([`PartRow`]) to `path`, atomically.
+    pub fn write_csv(&self, solution: &Solution, path: &std::path::Path) -> Result<()> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for p in &self.parts {
+            let row = PartRow {
+                board: solution.size().to_string(),
+                encoding: solution.manifest.encoding,
+                order: solution.manifest.order.clone(),
+                ply: self.ply,
+                top: self.variables.len() as u32,
+                variables: self.variables.join(" "),
+                values: p.values.clone(),
+                won_nodes: p.won_nodes,
+                lost_nodes: p.lost_nodes,
+                nodes: p.nodes,
+                won: p.won,
+                lost: p.lost,
+                whole_nodes: self.whole.nodes,
+            };
+            w.serialize(row).expect("a row of numbers and names serializes");
+        }
+        let bytes = w.into_inner().expect("writing to memory does not fail");
+        super::files::write_atomic(path, &String::from_utf8(bytes).expect("the CSV is UTF-8"))
+    }
+}
