@@ -45,7 +45,7 @@ pub fn parts(args: PartsArgs) -> Result<()> {
         split.total() as f64 / whole
     );
     if let Some(path) = &args.csv {
-        split.write_csv(&solution, path)?;
+        split.write_csv(path)?;
         println!("{}: {} rows", path.display(), split.parts.len());
     }
     Ok(())

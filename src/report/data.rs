@@ -11,7 +11,7 @@ use crate::encoding::{EncodingKind, OrderSpec};
 use crate::experiment::record::{read_rows, PlyRow, RunRow, Status};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
-use crate::search::parts::PartRow;
+use crate::search::parts::Part;
 use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// The named order that arranges the variables as the paper's does on a
@@ -104,7 +104,7 @@ pub struct Archive {
     pub searches: Vec<Search>,
     /// Solved plies split on their top variables (`parts.csv`, written by
     /// `c4bdd parts --csv`), each row with the directory it came from.
-    pub splits: Vec<(PathBuf, PartRow)>,
+    pub splits: Vec<(PathBuf, Part)>,
 }
 
 /// A retrograde pass from the last ply down to some ply (`solve --down-to
@@ -261,7 +261,7 @@ impl Archive {
         let mut splits = Vec::new();
         for dir in archive_dirs(root, |d| d.join("parts.csv").is_file())? {
             let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
-            let rows: Vec<PartRow> = read_rows(&dir.join("parts.csv"))?;
+            let rows: Vec<Part> = read_rows(&dir.join("parts.csv"))?;
             splits.extend(rows.into_iter().map(|row| (source.clone(), row)));
         }
         Ok(Archive { runs, full_bdds, partial_solves, searches, splits })

@@ -16,10 +16,20 @@ use crate::error::Result;
 /// Most top variables a split takes (2^16 parts).
 pub const MAX_TOP: u32 = 16;
 
-/// One part of a ply: the positions whose top variables have `values`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One part of a ply: the positions whose top variables have `values`;
+/// also a row of a split's CSV (`parts.csv`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
-    /// The values of the top variables, first variable first, as `0`/`1`.
+    /// The solution's board, `WxH`.
+    pub board: String,
+    pub encoding: EncodingKind,
+    pub order: String,
+    pub ply: u32,
+    /// How many top variables the ply is split on.
+    pub top: u32,
+    /// Their names, first first, separated by spaces.
+    pub variables: String,
+    /// This part's values of them, first first, as `0`/`1`.
     pub values: String,
     /// Nodes of the part's won set (view of the player to move).
     pub won_nodes: u64,
@@ -30,15 +40,17 @@ pub struct Part {
     /// Positions won and lost for the player to move.
     pub won: u128,
     pub lost: u128,
+    /// Nodes of the whole ply's won and lost sets.
+    pub whole_nodes: u64,
 }
 
 /// A ply and its parts.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct PlyParts {
     pub ply: u32,
     /// The names of the top variables, first first.
     pub variables: Vec<String>,
-    /// The whole ply as one part (its `values` empty).
+    /// The whole ply: the one part of a split on no variable.
     pub whole: Part,
     /// Every assignment of the top variables, in binary order of `values`.
     pub parts: Vec<Part>,
@@ -54,24 +66,52 @@ impl PlyParts {
     pub fn total(&self) -> u64 {
         self.parts.iter().map(|p| p.nodes).sum()
     }
+
+    /// Write the parts as CSV rows to `path`, atomically.
+    pub fn write_csv(&self, path: &std::path::Path) -> Result<()> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for part in &self.parts {
+            w.serialize(part).expect("a row of numbers and names serializes");
+        }
+        let bytes = w.into_inner().expect("writing to memory does not fail");
+        super::files::write_atomic(path, &String::from_utf8(bytes).expect("the CSV is UTF-8"))
+    }
 }
 
 /// The most top variables a split of `solution`'s plies can take.
 pub fn max_top(solution: &Solution) -> u32 {
-    MAX_TOP.min(cell_levels(&solution.space).len() as u32)
+    MAX_TOP.min(cell_positions(&solution.space).len() as u32)
 }
 
-/// Split ply `ply` of `solution` on its first `top` state variables (the
+/// Split ply `ply` of `solution` on its first `top` variables of cells (the
 /// ply file is loaded whole). Every part is checked: the parts' positions
 /// add up to the whole ply's. Panics if `top` is above [`max_top`].
 pub fn ply_parts(solution: &mut Solution, ply: u32, top: u32) -> Result<PlyParts> {
     assert!(top <= max_top(solution), "at most {} top variables", max_top(solution));
     let (win, lost) = solution.load_ply(ply)?;
+    let cells = cell_positions(&solution.space);
+    let variables: Vec<String> = cells[..top as usize].iter().map(|&j| solution.space.arrangement[j].clone()).collect();
+    let top_vars: Vec<[Var; 2]> = cells[..top as usize].iter().map(|&j| both_frames(&solution.space, j)).collect();
+    let frame = frame_of(&solution.space.manager, win, lost);
+    let row = Part {
+        board: solution.size().to_string(),
+        encoding: solution.manifest.encoding,
+        order: solution.manifest.order.clone(),
+        ply,
+        top: 0,
+        variables: String::new(),
+        values: String::new(),
+        won_nodes: 0,
+        lost_nodes: 0,
+        nodes: 0,
+        won: 0,
+        lost: 0,
+        whole_nodes: 0,
+    };
     let space = &mut solution.space;
-    let frame = frame_of(&space.manager, win, lost);
-    let whole = part(space, frame, String::new(), win, lost, 0);
-    let levels = cell_levels(space);
-    let top_vars: Vec<[Var; 2]> = levels[..top as usize].iter().map(|&j| both_frames(space, j)).collect();
+    let mut whole = measure(space, frame, row.clone(), win, lost);
+    whole.whole_nodes = whole.nodes;
+    let row = Part { top, variables: variables.join(" "), whole_nodes: whole.nodes, ..row };
     let mut parts = Vec::with_capacity(1 << top);
     for bits in 0..1u32 << top {
         let values: String = (0..top).map(|j| if bits >> (top - 1 - j) & 1 == 1 { '1' } else { '0' }).collect();
@@ -79,13 +119,12 @@ pub fn ply_parts(solution: &mut Solution, ply: u32, top: u32) -> Result<PlyParts
             values.chars().zip(&top_vars).flat_map(|(c, vars)| vars.map(|v| (v, c == '1'))).collect();
         let w = space.manager.restrict(win, &literals)?;
         let l = space.manager.restrict(lost, &literals)?;
-        parts.push(part(space, frame, values, w, l, top));
+        parts.push(measure(space, frame, Part { values, ..row.clone() }, w, l));
         // Only the ply's own sets are kept across parts.
         space.manager.gc(&[win, lost]);
     }
     let (won, lost_n) = (parts.iter().map(|p| p.won).sum::<u128>(), parts.iter().map(|p| p.lost).sum::<u128>());
     assert_eq!((won, lost_n), (whole.won, whole.lost), "ply {ply}: the parts' positions add up to the whole's");
-    let variables = levels[..top as usize].iter().map(|&j| space.arrangement[j].clone()).collect();
     Ok(PlyParts { ply, variables, whole, parts })
 }
 
@@ -99,10 +138,10 @@ fn frame_of(m: &Manager, win: Bdd, lost: Bdd) -> Frame {
     }
 }
 
-/// The positions in the order (state variable `j` at levels `2j`, `2j + 1`)
+/// The indices in the order (state variable `j` at levels `2j`, `2j + 1`)
 /// of the state variables of cells, first first: the side to move is the
 /// same for every position of a ply, so it splits nothing.
-fn cell_levels(space: &StateSpace) -> Vec<usize> {
+fn cell_positions(space: &StateSpace) -> Vec<usize> {
     let cells: std::collections::HashSet<String> =
         space.encoding.state_vars().into_iter().filter(|v| v.cell.is_some()).map(|v| v.name).collect();
     (0..space.arrangement.len()).filter(|&j| cells.contains(&space.arrangement[j])).collect()
@@ -115,66 +154,17 @@ fn both_frames(space: &StateSpace, j: usize) -> [Var; 2] {
     [var, Var(var.0 ^ 1)]
 }
 
-/// The sizes and counts of one part's sets, `fixed` top variables set (the
-/// sets do not depend on them, so each position is counted `2^fixed` times).
-fn part(space: &StateSpace, frame: Frame, values: String, win: Bdd, lost: Bdd, fixed: u32) -> Part {
+/// `part` with the sizes and counts of its sets `win` and `lost`, which do
+/// not depend on its `top` fixed variables (so each position is counted
+/// `2^top` times over the frame).
+fn measure(space: &StateSpace, frame: Frame, part: Part, win: Bdd, lost: Bdd) -> Part {
     let m = &space.manager;
     Part {
-        values,
         won_nodes: m.node_count(win) as u64,
         lost_nodes: m.node_count(lost) as u64,
         nodes: m.node_count_many(&[win, lost]) as u64,
-        won: space.count(win, frame) >> fixed,
-        lost: space.count(lost, frame) >> fixed,
-    }
-}
-
-/// A row of the CSV of a split (`parts.csv`): one part of one ply.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PartRow {
-    /// The solution's board, `WxH`.
-    pub board: String,
-    pub encoding: EncodingKind,
-    pub order: String,
-    pub ply: u32,
-    /// How many top variables the ply is split on.
-    pub top: u32,
-    /// Their names, first first, separated by spaces.
-    pub variables: String,
-    /// This part's values of them.
-    pub values: String,
-    pub won_nodes: u64,
-    pub lost_nodes: u64,
-    pub nodes: u64,
-    pub won: u128,
-    pub lost: u128,
-    /// Nodes of the whole ply's won and lost sets.
-    pub whole_nodes: u64,
-}
-
-impl PlyParts {
-    /// Write the parts as CSV rows ([`PartRow`]) to `path`, atomically.
-    pub fn write_csv(&self, solution: &Solution, path: &std::path::Path) -> Result<()> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        for p in &self.parts {
-            let row = PartRow {
-                board: solution.size().to_string(),
-                encoding: solution.manifest.encoding,
-                order: solution.manifest.order.clone(),
-                ply: self.ply,
-                top: self.variables.len() as u32,
-                variables: self.variables.join(" "),
-                values: p.values.clone(),
-                won_nodes: p.won_nodes,
-                lost_nodes: p.lost_nodes,
-                nodes: p.nodes,
-                won: p.won,
-                lost: p.lost,
-                whole_nodes: self.whole.nodes,
-            };
-            w.serialize(row).expect("a row of numbers and names serializes");
-        }
-        let bytes = w.into_inner().expect("writing to memory does not fail");
-        super::files::write_atomic(path, &String::from_utf8(bytes).expect("the CSV is UTF-8"))
+        won: space.count(win, frame) >> part.top,
+        lost: space.count(lost, frame) >> part.top,
+        ..part
     }
 }
