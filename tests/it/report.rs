@@ -3,6 +3,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use c4bdd::experiment::record::{read_rows, RunRow, Status};
+use c4bdd::experiment::Pass;
+
 fn c4bdd(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().expect("the binary runs")
 }
@@ -468,4 +471,61 @@ fn a_count_without_its_no_termination_twin_gets_its_per_ply_figure() {
     assert!(plots.join("figure2a-4x3.png").is_file() && plots.join("figure2a-4x3.svg").is_file());
     let readme = std::fs::read_to_string(plots.join("README.md")).unwrap();
     assert!(readme.contains("| figure2a-4x3.png, figure2a-4x3.svg | Figure 2a's form"), "{readme}");
+}
+
+/// The 7x6 projection takes the memory per node from the 6x6 solve with the
+/// fewest bytes per peak node and shows the splits of a 6x6 ply from a
+/// `parts.csv` (largest part and all parts against the whole ply).
+#[test]
+fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut leanest: Option<(f64, String)> = None;
+    for exp in ["solve_6x6", "lean_store"] {
+        for sweep in std::fs::read_dir(results.join(exp)).unwrap().map(|e| e.unwrap().path()) {
+            let to = root.join("results").join(exp).join(sweep.file_name().unwrap());
+            std::fs::create_dir_all(&to).unwrap();
+            for file in ["runs.csv", "plies.csv"] {
+                std::fs::copy(sweep.join(file), to.join(file)).unwrap();
+            }
+            let rows: Vec<RunRow> = read_rows(&sweep.join("runs.csv")).unwrap();
+            for r in
+                rows.iter().filter(|r| r.run.starts_with("6x6/") && r.pass == Pass::Solve && r.status == Status::Ok)
+            {
+                let bytes = r.peak_rss_bytes as f64 / r.peak_nodes as f64;
+                let name = format!("{exp}/{}", sweep.file_name().unwrap().to_string_lossy());
+                if leanest.as_ref().is_none_or(|(b, _)| bytes < *b) {
+                    leanest = Some((bytes, name));
+                }
+            }
+        }
+    }
+    let (bytes, source) = leanest.expect("a 6x6 solve is archived");
+    let parts = root.join("results/parts/2026-01-01-a");
+    std::fs::create_dir_all(&parts).unwrap();
+    let header = "board,encoding,order,ply,top,variables,values,won_nodes,lost_nodes,nodes,won,lost,whole_nodes\n";
+    let rows = "6x6,compressed,paper,25,1,c1r1,0,20,22,40,5,6,100\n6x6,compressed,paper,25,1,c1r1,1,30,35,60,7,8,100\n\
+                6x6,compressed,paper,25,2,c1r1 c1r2,00,1,2,3,1,1,100\n6x6,compressed,paper,25,2,c1r1 c1r2,01,20,20,35,1,1,100\n\
+                6x6,compressed,paper,25,2,c1r1 c1r2,10,20,20,30,1,1,100\n6x6,compressed,paper,25,2,c1r1 c1r2,11,10,10,20,1,1,100\n";
+    std::fs::write(parts.join("parts.csv"), format!("{header}{rows}")).unwrap();
+    let out = c4bdd(&[
+        "report",
+        "--results",
+        root.join("results").to_str().unwrap(),
+        "--plots",
+        root.join("plots").to_str().unwrap(),
+        "--repro",
+        root.join("repro.md").to_str().unwrap(),
+        "--reference",
+        &reference(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let account = std::fs::read_to_string(root.join("repro.md")).unwrap();
+    let section = account.split("## The whole 7x6 solve").nth(1).unwrap().split("\n## ").next().unwrap();
+    assert!(section.contains(&format!("{bytes:.1} bytes of RSS per peak live node")), "{bytes}: {section}");
+    assert!(section.contains(&format!("({source}, threads: ")), "{source}: {section}");
+    assert!(section.contains("(ply 25, 100 nodes of won and lost"), "{section}");
+    assert!(section.contains("| 1 (c1r1) | 2 | 0.600 | 1.000 |"), "{section}");
+    assert!(section.contains("| 2 (c1r1 c1r2) | 4 | 0.350 | 0.880 |"), "{section}");
 }
