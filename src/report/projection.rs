@@ -9,8 +9,10 @@ use std::fmt::Write as _;
 
 use super::data::{Archive, Paper, Run};
 use super::B76;
+use crate::encoding::EncodingKind;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
+use crate::search::TerminalStrategy;
 
 const B66: BoardSize = BoardSize { width: 6, height: 6 };
 
@@ -84,8 +86,46 @@ The figures are lower bounds as far as the paper's \"over 1.1 billion\" is one.\
     if let Some(text) = measured_growth(archive, largest, ply) {
         s += &text;
     }
+    s += &held_layers(archive, r66, bytes_per_node);
     s += &case_split(archive, ram_gb);
     s
+}
+
+/// The nodes of a board's layers (every ply's states), added, from its
+/// count in the solve's encoding (compressed) and `order`, with termination
+/// and every ply recorded, of the fewest peak nodes, and that count.
+fn layer_nodes<'a>(archive: &'a Archive, board: BoardSize, order: &'a str) -> Option<(u64, &'a Run)> {
+    let counts = archive.ok_runs(move |r| {
+        r.row.pass == Pass::Count
+            && r.board() == board
+            && r.row.encoding == EncodingKind::Compressed
+            && r.row.terminal == TerminalStrategy::Whole
+            && r.row.order == order
+            && r.plies.len() as u32 == board.cells() + 1
+    });
+    let run = counts.min_by_key(|r| r.row.peak_nodes)?;
+    Some((run.plies.iter().map(|p| p.bdd_nodes).sum(), run))
+}
+
+/// What keeping the plies on disk between steps saves: the layers a solve
+/// would otherwise hold, on 6x6 against the peak of the solve `r66` and on
+/// 7x6 in memory at `bytes_per_node`; empty without both counts.
+fn held_layers(archive: &Archive, r66: &Run, bytes_per_node: f64) -> String {
+    let (order, peak66) = (r66.row.order.as_str(), r66.row.peak_nodes);
+    let (Some((n66, c66)), Some((n76, c76))) = (layer_nodes(archive, B66, order), layer_nodes(archive, B76, order))
+    else {
+        return String::new();
+    };
+    format!(
+        "Plies kept on disk between steps (`solve --down-to`, how our 7x6 plies were solved): the forward pass's layers \
+are then not held beside the retrograde pass. Held, they would add at most their nodes summed (layers share some): \
+{n66} on 6x6 ({:.2} of the solve's peak above; {}), {n76} on 7x6 ({}), about {:.0} GB at {bytes_per_node:.1} bytes \
+a node.\n\n",
+        n66 as f64 / peak66.max(1) as f64,
+        c66.source.display(),
+        c76.source.display(),
+        n76 as f64 * bytes_per_node / 1e9,
+    )
 }
 
 /// Bytes of peak RSS per peak live node of a run.

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use c4bdd::experiment::record::{read_rows, RunRow, Status};
+use c4bdd::experiment::record::{read_rows, PlyRow, RunRow, Status};
 use c4bdd::experiment::Pass;
 
 fn c4bdd(args: &[&str]) -> std::process::Output {
@@ -482,7 +482,9 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     let root = dir.path();
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let mut leanest: Option<(f64, String)> = None;
-    for exp in ["solve_6x6", "lean_store"] {
+    // The layers of each board's count (compressed, paper order, with termination) of the fewest peak nodes.
+    let mut layers: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
+    for exp in ["solve_6x6", "lean_store", "table1", "orders_7x6"] {
         for sweep in std::fs::read_dir(results.join(exp)).unwrap().map(|e| e.unwrap().path()) {
             let to = root.join("results").join(exp).join(sweep.file_name().unwrap());
             std::fs::create_dir_all(&to).unwrap();
@@ -490,6 +492,19 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
                 std::fs::copy(sweep.join(file), to.join(file)).unwrap();
             }
             let rows: Vec<RunRow> = read_rows(&sweep.join("runs.csv")).unwrap();
+            let plies: Vec<PlyRow> = read_rows(&sweep.join("plies.csv")).unwrap();
+            for (board, cells) in [("6x6", 36), ("7x6", 42)] {
+                let counts = rows.iter().filter(|r| {
+                    r.run.starts_with(&format!("{board}/compressed/paper/count/whole/")) && r.status == Status::Ok
+                });
+                for r in counts {
+                    let own: Vec<&PlyRow> = plies.iter().filter(|p| p.run == r.run).collect();
+                    let best = layers.entry(board).or_insert((u64::MAX, 0));
+                    if own.len() == cells + 1 && r.peak_nodes < best.0 {
+                        *best = (r.peak_nodes, own.iter().map(|p| p.bdd_nodes).sum());
+                    }
+                }
+            }
             for r in
                 rows.iter().filter(|r| r.run.starts_with("6x6/") && r.pass == Pass::Solve && r.status == Status::Ok)
             {
@@ -526,6 +541,8 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     assert!(section.contains(&format!("{bytes:.1} bytes of RSS per peak live node")), "{bytes}: {section}");
     assert!(section.contains(&format!("({source}, threads: ")), "{source}: {section}");
     assert!(section.contains("(ply 25, 100 nodes of won and lost"), "{section}");
+    let held = format!("{} on 6x6 (", layers["6x6"].1);
+    assert!(section.contains(&held) && section.contains(&format!("{} on 7x6 (", layers["7x6"].1)), "{held}: {section}");
     assert!(section.contains("| 1 (c1r1) | 2 | 0.600 | 1.000 |"), "{section}");
     assert!(section.contains("| 2 (c1r1 c1r2) | 4 | 0.350 | 0.880 |"), "{section}");
 }
