@@ -178,7 +178,8 @@ pub struct PartsArgs {
     /// The ply to split; default: the ply of the largest file.
     #[arg(long)]
     pub ply: Option<u32>,
-    /// Split on the first this many state variables of the order (2^top parts).
+    /// Split on the first this many variables of cells in the order (2^top parts; the side to
+    /// move, the same for a whole ply, is skipped).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=16))]
     pub top: u32,
     /// Also write the parts to this CSV file (a row a part).
