@@ -93,6 +93,18 @@ impl Run {
     }
 }
 
+/// The rows of every `file` (a CSV) in the archive under `root`, each with
+/// its directory relative to `root`.
+fn rows_of<T: for<'de> Deserialize<'de>>(root: &Path, file: &str) -> Result<Vec<(PathBuf, T)>> {
+    let mut out = Vec::new();
+    for dir in archive_dirs(root, |d| d.join(file).is_file())? {
+        let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
+        let rows: Vec<T> = read_rows(&dir.join(file))?;
+        out.extend(rows.into_iter().map(|row| (source.clone(), row)));
+    }
+    Ok(out)
+}
+
 /// Every run found under a results root.
 pub struct Archive {
     pub runs: Vec<Run>,
@@ -252,18 +264,8 @@ impl Archive {
             })
             .collect();
         full_bdds.sort_by(|a, b| a.source.cmp(&b.source));
-        let mut searches = Vec::new();
-        for dir in archive_dirs(root, |d| d.join("best.csv").is_file())? {
-            let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
-            let rows: Vec<SearchRow> = read_rows(&dir.join("best.csv"))?;
-            searches.extend(rows.into_iter().map(|row| Search { source: source.clone(), row }));
-        }
-        let mut splits = Vec::new();
-        for dir in archive_dirs(root, |d| d.join("parts.csv").is_file())? {
-            let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
-            let rows: Vec<Part> = read_rows(&dir.join("parts.csv"))?;
-            splits.extend(rows.into_iter().map(|row| (source.clone(), row)));
-        }
+        let searches = rows_of(root, "best.csv")?.into_iter().map(|(source, row)| Search { source, row }).collect();
+        let splits = rows_of(root, "parts.csv")?;
         Ok(Archive { runs, full_bdds, partial_solves, searches, splits })
     }
 

@@ -185,6 +185,24 @@ fn full_bdd_runs_are_read_back() {
     assert!(archive.full_bdds.iter().all(|f| f.nodes > 0 && f.source.starts_with("fb")));
 }
 
+/// Run `c4bdd report` on `root/results` (plots to `root/plots`) and return
+/// the account it writes (`root/repro.md`).
+fn repro_of(root: &Path) -> String {
+    let out = c4bdd(&[
+        "report",
+        "--results",
+        root.join("results").to_str().unwrap(),
+        "--plots",
+        root.join("plots").to_str().unwrap(),
+        "--repro",
+        root.join("repro.md").to_str().unwrap(),
+        "--reference",
+        &reference(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(root.join("repro.md")).unwrap()
+}
+
 /// The 6x6 claim of paper-repro.md names the fastest one-thread run and the
 /// fastest run on more threads, from any sweep: here the archive's two 6x6
 /// solve sweeps (their runs.csv only), copied into a fresh results folder.
@@ -212,19 +230,7 @@ fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
     let fastest = |many: bool| rows.iter().filter(|r| (r.0 > 1) == many).min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
     let (one, more) = (fastest(false), fastest(true));
     let root = dir.path();
-    let out = c4bdd(&[
-        "report",
-        "--results",
-        root.join("results").to_str().unwrap(),
-        "--plots",
-        root.join("plots").to_str().unwrap(),
-        "--repro",
-        root.join("repro.md").to_str().unwrap(),
-        "--reference",
-        &reference(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let account = std::fs::read_to_string(root.join("repro.md")).unwrap();
+    let account = repro_of(root);
     let section = account.split("## 6x6 solved").nth(1).unwrap().split("\n## ").next().unwrap();
     assert!(section.contains(&format!("second-player-wins in {} on one thread", hms(one.1))), "{section}");
     let multi = format!(
@@ -524,19 +530,7 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
                 6x6,compressed,paper,25,2,c1r1 c1r2,00,1,2,3,1,1,100\n6x6,compressed,paper,25,2,c1r1 c1r2,01,20,20,35,1,1,100\n\
                 6x6,compressed,paper,25,2,c1r1 c1r2,10,20,20,30,1,1,100\n6x6,compressed,paper,25,2,c1r1 c1r2,11,10,10,20,1,1,100\n";
     std::fs::write(parts.join("parts.csv"), format!("{header}{rows}")).unwrap();
-    let out = c4bdd(&[
-        "report",
-        "--results",
-        root.join("results").to_str().unwrap(),
-        "--plots",
-        root.join("plots").to_str().unwrap(),
-        "--repro",
-        root.join("repro.md").to_str().unwrap(),
-        "--reference",
-        &reference(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let account = std::fs::read_to_string(root.join("repro.md")).unwrap();
+    let account = repro_of(root);
     let section = account.split("## The whole 7x6 solve").nth(1).unwrap().split("\n## ").next().unwrap();
     assert!(section.contains(&format!("{bytes:.1} bytes of RSS per peak live node")), "{bytes}: {section}");
     assert!(section.contains(&format!("({source}, threads: ")), "{source}: {section}");
