@@ -18,7 +18,7 @@
 //!                             # order up to mirror image (boards up to 8 wide)
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
-//! image = ["in-place"]        # default: in-place (or monolithic, columns)
+//! image = ["in-place"]        # default: in-place (or in-place-columns, monolithic, columns)
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key

@@ -17,6 +17,10 @@ pub enum ImageStrategy {
     /// predecessor's own sub-BDD.
     #[default]
     InPlace,
+    /// One in-place relation per column, the columns' images (or pre-images)
+    /// joined with `or`: each relational product holds one move's relation,
+    /// and a retrograde ply's checkpoint keeps the union after each column.
+    InPlaceColumns,
     /// One relation per frame, the classic relational product into the other
     /// frame (frames alternate per ply, the paper's §3.2).
     Monolithic,
@@ -28,7 +32,7 @@ impl ImageStrategy {
     /// The frame that holds the states of a ply under this strategy.
     pub fn frame_of(self, ply: u32) -> Frame {
         match self {
-            ImageStrategy::InPlace => Frame::A,
+            ImageStrategy::InPlace | ImageStrategy::InPlaceColumns => Frame::A,
             ImageStrategy::Monolithic | ImageStrategy::Columns => Frame::of_ply(ply),
         }
     }

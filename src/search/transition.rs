@@ -42,7 +42,7 @@ impl Default for Joined {
 /// player moves from the ply's states), pinned from `build` until `release`.
 pub struct Transition {
     image: ImageStrategy,
-    /// The frame pairing of the in-place product (in-place strategy only).
+    /// The frame pairing of the in-place product (in-place strategies only).
     pairing: Option<Pairing>,
     /// Per parity: the relations from that ply's frame (one, or one per column).
     moves: [Vec<Bdd>; 2],
@@ -64,7 +64,7 @@ impl Transition {
         let mut moves = [Vec::new(), Vec::new()];
         let mut terminal = [Vec::new(), Vec::new()];
         let pairing = match opts.image {
-            ImageStrategy::InPlace => Some(space.pairing()?),
+            ImageStrategy::InPlace | ImageStrategy::InPlaceColumns => Some(space.pairing()?),
             _ => None,
         };
         for parity in 0..2 {
@@ -87,7 +87,7 @@ impl Transition {
                 }
             }
             moves[parity as usize] = match opts.image {
-                ImageStrategy::Columns => columns,
+                ImageStrategy::Columns | ImageStrategy::InPlaceColumns => columns,
                 ImageStrategy::Monolithic | ImageStrategy::InPlace => vec![space.manager.or_all(&columns)?],
             };
         }

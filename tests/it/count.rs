@@ -5,6 +5,7 @@ use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::explicit;
 use c4bdd::game::BoardSize;
 use c4bdd::search::{forward, ForwardOptions, ImageStrategy, TerminalStrategy};
+use clap::ValueEnum;
 
 use crate::common::paper_table1;
 
@@ -64,7 +65,7 @@ fn strategies_agree_with_each_other() {
     for size in [BoardSize::new(4, 4).unwrap(), BoardSize::new(5, 3).unwrap(), BoardSize::new(3, 5).unwrap()] {
         for &kind in EncodingKind::all() {
             let reference = bdd_counts(kind, size, &OrderSpec::COLUMN_WISE, ForwardOptions::default());
-            for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
+            for &image in ImageStrategy::value_variants() {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
                     let got = bdd_counts(kind, size, &OrderSpec::PAPER, ForwardOptions { image, terminal });
                     assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?}");

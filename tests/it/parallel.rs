@@ -156,7 +156,7 @@ fn parallel_counts_match_the_enumerator() {
         let size = BoardSize::new(w, h).unwrap();
         let oracle: Vec<u128> = explicit::count_plies(size, true).unwrap().into_iter().map(u128::from).collect();
         for kind in [EncodingKind::Cellwise, EncodingKind::Compressed] {
-            for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
+            for image in [ImageStrategy::InPlace, ImageStrategy::InPlaceColumns, ImageStrategy::Monolithic] {
                 let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, threads(2)).unwrap();
                 let opts = ForwardOptions { image, ..ForwardOptions::default() };
                 let (summary, _) = forward(&mut space, &opts, false, |_| {}).unwrap();

@@ -7,6 +7,7 @@ use c4bdd::game::BoardSize;
 use c4bdd::search::{
     forward, solve, ForwardOptions, ImageStrategy, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value,
 };
+use clap::ValueEnum;
 
 fn bdd_solve(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> (Vec<SolvePly>, Value) {
     let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
@@ -40,6 +41,7 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
         let strategies = [
             (ImageStrategy::InPlace, TerminalStrategy::Whole),
             (ImageStrategy::Monolithic, TerminalStrategy::Whole),
+            (ImageStrategy::InPlaceColumns, TerminalStrategy::Whole),
             (ImageStrategy::InPlace, TerminalStrategy::Lines),
         ];
         for (kind, (image, terminal)) in EncodingKind::all().iter().flat_map(|&k| strategies.map(|s| (k, s))) {
@@ -62,7 +64,7 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
         let mut space = StateSpace::new(kind, size, &OrderSpec::ROW_WISE, Config::default()).unwrap();
         let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
         for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
-            for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic, ImageStrategy::Columns] {
+            for &image in ImageStrategy::value_variants() {
                 let (plies, _) = bdd_solve(kind, size, &OrderSpec::ROW_WISE, ForwardOptions { image, terminal });
                 for (p, c) in plies.iter().zip(&counted.plies) {
                     assert_eq!(p.won + p.drawn + p.lost, c.states, "{kind} ply {}", p.ply);
