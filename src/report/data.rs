@@ -111,7 +111,10 @@ pub struct Archive {
     /// All positions in one BDD: the runs that recorded `full_bdd_nodes`.
     pub full_bdds: Vec<FullBdd>,
     /// Retrograde passes that stopped above ply 0 (`solve --down-to`).
-    pub partial_solves: Vec<PartialSolve>,
+    pub partial_solves: Vec<PartialRun>,
+    /// Runs with per-ply rows but no row in `runs.csv`: still going, or
+    /// stopped and to be resumed from their checkpoints.
+    pub unfinished: Vec<PartialRun>,
     /// Timed `best` searches (`results/best/`).
     pub searches: Vec<Search>,
     /// Solved plies split on their top variables (`parts.csv`, written by
@@ -119,28 +122,43 @@ pub struct Archive {
     pub splits: Vec<(PathBuf, Part)>,
 }
 
-/// A retrograde pass from the last ply down to some ply (`solve --down-to
-/// K`): the rows of an archive's `down-to.csv` (written by `solve --csv`;
-/// such a pass is run in resumed stages from the console, with no
-/// `runs.csv`), under a run key ending in `/down-to-K`.
+/// The rows of a run that has not finished: a retrograde pass from the last
+/// ply down to some ply (`solve --down-to K`: the rows of an archive's
+/// `down-to.csv`, written by `solve --csv`; such a pass is run in resumed
+/// stages from the console, with no `runs.csv`, under a run key ending in
+/// `/down-to-K`), or a sweep's run with rows in `plies.csv` and none yet in
+/// `runs.csv`.
 #[derive(Clone, Debug)]
-pub struct PartialSolve {
+pub struct PartialRun {
     /// The directory it came from, relative to the results root.
     pub source: PathBuf,
+    /// The run's key (`WxH/encoding/order/pass/terminal/...`).
+    pub key: String,
     pub board: BoardSize,
-    /// Solved plies in ply order.
+    /// Its plies in ply order.
     pub plies: Vec<PlyRow>,
 }
 
-impl PartialSolve {
-    /// The partial pass of `key`'s board, if the key is one
-    /// (`WxH/.../down-to-K`).
-    fn of(source: &Path, key: &str, mut plies: Vec<PlyRow>) -> Option<PartialSolve> {
-        let down_to = key.rsplit('/').next()?.strip_prefix("down-to-")?;
-        down_to.parse::<u32>().ok()?;
+impl PartialRun {
+    /// The rows of run `key` (whose first part names the board), if it does.
+    fn of(source: &Path, key: String, mut plies: Vec<PlyRow>) -> Option<PartialRun> {
         let board: BoardSize = key.split('/').next()?.parse().ok()?;
         plies.sort_by_key(|p| p.ply);
-        Some(PartialSolve { source: source.to_path_buf(), board, plies })
+        Some(PartialRun { source: source.to_path_buf(), key, board, plies })
+    }
+
+    /// The partial pass of `key`'s board, if the key is one
+    /// (`WxH/.../down-to-K`).
+    fn down_to(source: &Path, key: String, plies: Vec<PlyRow>) -> Option<PartialRun> {
+        key.rsplit('/').next()?.strip_prefix("down-to-")?.parse::<u32>().ok()?;
+        Self::of(source, key, plies)
+    }
+
+    /// Whether it is a count with termination (the key's pass and terminal
+    /// parts).
+    pub fn is_count(&self) -> bool {
+        let parts: Vec<&str> = self.key.split('/').collect();
+        parts.get(3) == Some(&"count") && parts.get(4).is_some_and(|t| *t != "off")
     }
 }
 
@@ -231,7 +249,7 @@ impl Archive {
     /// Read every sweep directory below `root`; a malformed CSV is an error
     /// naming the file.
     pub fn load(root: &Path) -> Result<Archive> {
-        let (mut runs, mut partial_solves) = (Vec::new(), Vec::new());
+        let (mut runs, mut partial_solves, mut unfinished) = (Vec::new(), Vec::new(), Vec::new());
         for dir in archive_dirs(root, is_sweep_dir)? {
             let (runs_path, down_to_path) = (dir.join("runs.csv"), dir.join("down-to.csv"));
             let rows: Vec<RunRow> = if runs_path.exists() { read_rows(&runs_path)? } else { Vec::new() };
@@ -243,9 +261,10 @@ impl Archive {
                 plies.sort_by_key(|p| p.ply);
                 runs.push(Run { source: source.clone(), row, plies });
             }
+            unfinished.extend(by_run.into_iter().filter_map(|(key, p)| PartialRun::of(&source, key, p)));
             if down_to_path.exists() {
                 let by_run = plies_by_run(&down_to_path)?;
-                partial_solves.extend(by_run.into_iter().filter_map(|(key, p)| PartialSolve::of(&source, &key, p)));
+                partial_solves.extend(by_run.into_iter().filter_map(|(key, p)| PartialRun::down_to(&source, key, p)));
             }
         }
         // A run that also built the BDD of all plies held it beside the
@@ -266,7 +285,7 @@ impl Archive {
         full_bdds.sort_by(|a, b| a.source.cmp(&b.source));
         let searches = rows_of(root, "best.csv")?.into_iter().map(|(source, row)| Search { source, row }).collect();
         let splits = rows_of(root, "parts.csv")?;
-        Ok(Archive { runs, full_bdds, partial_solves, searches, splits })
+        Ok(Archive { runs, full_bdds, partial_solves, unfinished, searches, splits })
     }
 
     /// Finished single-threaded runs matching a filter (the paper's figures
@@ -307,6 +326,11 @@ impl Archive {
     /// Boards with a finished solve, on any number of threads.
     pub fn solved_boards(&self) -> BTreeSet<BoardSize> {
         self.runs.iter().filter(|r| r.ok() && r.row.pass == Pass::Solve).map(|r| r.board()).collect()
+    }
+
+    /// The unfinished count of `board` (with termination) that got furthest.
+    pub fn counting(&self, board: BoardSize) -> Option<&PartialRun> {
+        self.unfinished.iter().filter(|p| p.board == board && p.is_count()).max_by_key(|p| p.plies.len())
     }
 
     /// The status of the last unfinished single-threaded run matching a filter, if any.

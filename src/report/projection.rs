@@ -3,16 +3,18 @@
 //! thread; the memory per node and the working set over the largest ply of
 //! the one with the fewest bytes per node), the paper's figures for 7x6, the
 //! 7x6 plies we solved (how fast the won and lost sets grow per ply), and
-//! the splits of the 6x6 solution's largest ply on its top variables.
+//! the splits of the 6x6 solution's largest ply on its top variables, and
+//! solves whose pre-images were computed per column beside the same solves
+//! with one relation.
 
 use std::fmt::Write as _;
 
-use super::data::{Archive, Paper, Run};
+use super::data::{Archive, Configuration, Paper, Run};
 use super::B76;
 use crate::encoding::EncodingKind;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
-use crate::search::TerminalStrategy;
+use crate::search::{ImageStrategy, TerminalStrategy};
 
 const B66: BoardSize = BoardSize { width: 6, height: 6 };
 
@@ -88,6 +90,7 @@ The figures are lower bounds as far as the paper's \"over 1.1 billion\" is one.\
     }
     s += &held_layers(archive, r66, bytes_per_node);
     s += &case_split(archive, ram_gb);
+    s += &preimages_in_parts(archive, ram_gb);
     s
 }
 
@@ -198,4 +201,69 @@ middle plies, so this is where the memory runs out first, not how large the midd
         low.ply as f64 - to_largest,
     );
     Some(s)
+}
+
+/// The products of one relation over all moves, each beside its per-column
+/// twin (one relation per column, the products joined).
+const IN_PARTS: [(ImageStrategy, ImageStrategy); 2] =
+    [(ImageStrategy::InPlace, ImageStrategy::InPlaceColumns), (ImageStrategy::Monolithic, ImageStrategy::Columns)];
+
+/// What computing each pre-image per column and joining does to a solve's
+/// peak live nodes and time, and to the projected memory (`ram_gb`): every
+/// single-threaded solve with one relation beside its twin of the same sweep
+/// with one relation per column; empty without such a pair.
+fn preimages_in_parts(archive: &Archive, ram_gb: f64) -> String {
+    let solves = |image| archive.ok_runs(move |r| r.row.pass == Pass::Solve && r.row.image == image);
+    let pairs: Vec<(&Run, &Run)> = IN_PARTS
+        .iter()
+        .flat_map(|&(one, per_column)| {
+            solves(per_column).filter_map(move |parts| {
+                let key = Configuration { image: one, ..parts.configuration() };
+                solves(one).find(|whole| whole.configuration() == key).map(|whole| (whole, parts))
+            })
+        })
+        .collect();
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let sources: std::collections::BTreeSet<String> =
+        pairs.iter().map(|(_, p)| p.source.display().to_string()).collect();
+    let mut s = format!(
+        "Pre-images computed in parts and joined (`--image in-place-columns` and `columns`: one relational product \
+per move, the products joined with or; {}), against one product over all moves (`in-place`, `monolithic`), solves \
+on one thread:\n\n",
+        sources.into_iter().collect::<Vec<_>>().join(", ")
+    );
+    s += "| board | one relation | per column | peak live nodes, one relation | per column | ratio | time (s), \
+one relation | per column |\n|---|---|---|---:|---:|---:|---:|---:|\n";
+    let mut ratios = Vec::new();
+    for (whole, parts) in &pairs {
+        let ratio = parts.row.peak_nodes as f64 / whole.row.peak_nodes.max(1) as f64;
+        if whole.row.image == ImageStrategy::InPlace {
+            ratios.push(ratio);
+        }
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {ratio:.2} | {:.1} | {:.1} |",
+            whole.board(),
+            whole.row.image,
+            parts.row.image,
+            whole.row.peak_nodes,
+            parts.row.peak_nodes,
+            whole.row.time_s,
+            parts.row.time_s
+        );
+    }
+    let (low, high) = ratios.iter().fold((f64::MAX, f64::MIN), |(l, h), &r| (l.min(r), h.max(r)));
+    if !ratios.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nAt the in-place ratios measured ({low:.2} to {high:.2}), the projected memory above would be about \
+{:.0} to {:.0} GB. Per column is also how a ply's checkpoint keeps its pre-images part way: after each move's \
+product, not only between the two pre-images.",
+            ram_gb * low,
+            ram_gb * high
+        );
+    }
+    s + "\n"
 }

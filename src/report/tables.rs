@@ -42,7 +42,8 @@ pub struct Table1Row {
     pub peak_nodes_standard: Option<u64>,
     pub peak_nodes_compressed: Option<u64>,
     pub peak_nodes_match: String,
-    /// "ok", or the status of an unfinished run, or "not run".
+    /// "ok", or how far an unfinished count got, or the status of a
+    /// stopped run, or "not run".
     pub status: String,
 }
 
@@ -63,9 +64,13 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
                 archive.best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed && r.papers_order());
             let any = archive.best(|r| is_board(r, w, h));
             let positions = any.and_then(|r| r.row.positions);
-            let status = match any {
-                Some(_) => "ok".to_string(),
-                None => archive.failure(|r| is_board(r, w, h)).unwrap_or("not run").to_string(),
+            let board = BoardSize { width: w, height: h };
+            let status = match (any, archive.counting(board)) {
+                (Some(_), _) => "ok".to_string(),
+                (None, Some(p)) => {
+                    format!("counting: {} of {} plies in {}", p.plies.len(), board.cells() + 1, p.source.display())
+                }
+                (None, None) => archive.failure(|r| is_board(r, w, h)).unwrap_or("not run").to_string(),
             };
             let mark = |ours: Option<bool>| match ours {
                 Some(true) => "yes".to_string(),

@@ -424,6 +424,29 @@ fn partial_solves_are_read_back() {
     assert_eq!(table(plies), table(&want)[10..]);
 }
 
+/// A count with per-ply rows and no row in runs.csv yet (stopped, to be
+/// resumed) is Table 1's status of its board: how many plies it counted and
+/// where; the account lists it among the boards not yet counted.
+#[test]
+fn an_unfinished_count_is_its_boards_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, spec) = (dir.path(), dir.path().join("giant.toml"));
+    std::fs::write(&spec, "name = \"giant\"\n[grid]\nboards = [\"4x4\"]\n").unwrap();
+    let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", root.join("results").to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sweep = std::fs::read_dir(root.join("results/giant")).unwrap().next().unwrap().unwrap().path();
+    // As if stopped after ply 9: its first ten plies' rows, no run row.
+    let plies = std::fs::read_to_string(sweep.join("plies.csv")).unwrap();
+    std::fs::write(sweep.join("plies.csv"), plies.lines().take(11).collect::<Vec<_>>().join("\n") + "\n").unwrap();
+    let runs = std::fs::read_to_string(sweep.join("runs.csv")).unwrap();
+    std::fs::write(sweep.join("runs.csv"), runs.lines().next().unwrap().to_string() + "\n").unwrap();
+    let account = repro_of(root);
+    let status = format!("counting: 10 of 17 plies in giant/{}", sweep.file_name().unwrap().to_string_lossy());
+    assert!(account.contains(&format!(" 4x4 ({status}; the paper's peak")), "{account}");
+    let table1 = std::fs::read_to_string(root.join("plots/table1.md")).unwrap();
+    assert!(table1.lines().any(|l| l.starts_with("| 4x4 |") && l.ends_with(&format!("| {status} |"))), "{table1}");
+}
+
 /// paper-repro.md states the fastest archived search of the empty 7x6 board
 /// (`experiments/best/run.sh`'s `best.csv`), leaving out searches of other
 /// positions, every-move searches and those a time limit stopped.
@@ -481,7 +504,8 @@ fn a_count_without_its_no_termination_twin_gets_its_per_ply_figure() {
 
 /// The 7x6 projection takes the memory per node from the 6x6 solve with the
 /// fewest bytes per peak node and shows the splits of a 6x6 ply from a
-/// `parts.csv` (largest part and all parts against the whole ply).
+/// `parts.csv` (largest part and all parts against the whole ply), and each
+/// archived solve with pre-images per column beside its one-relation twin.
 #[test]
 fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     let dir = tempfile::tempdir().unwrap();
@@ -490,7 +514,9 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     let mut leanest: Option<(f64, String)> = None;
     // The layers of each board's count (compressed, paper order, with termination) of the fewest peak nodes.
     let mut layers: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
-    for exp in ["solve_6x6", "lean_store", "table1", "orders_7x6"] {
+    // Each solve with one in-place relation beside its twin with one per column.
+    let mut in_parts = Vec::new();
+    for exp in ["solve_6x6", "lean_store", "table1", "orders_7x6", "preimage_parts"] {
         for sweep in std::fs::read_dir(results.join(exp)).unwrap().map(|e| e.unwrap().path()) {
             let to = root.join("results").join(exp).join(sweep.file_name().unwrap());
             std::fs::create_dir_all(&to).unwrap();
@@ -510,6 +536,13 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
                         *best = (r.peak_nodes, own.iter().map(|p| p.bdd_nodes).sum());
                     }
                 }
+            }
+            let solved = |image: &'static str| {
+                rows.iter().filter(move |r| r.pass == Pass::Solve && r.status == Status::Ok && r.run.ends_with(image))
+            };
+            for parts in solved("/in-place-columns") {
+                let whole = solved("/in-place").find(|w| w.run == parts.run.replace("/in-place-columns", "/in-place"));
+                in_parts.extend(whole.map(|w| (parts.width, parts.height, w.peak_nodes, parts.peak_nodes)));
             }
             for r in
                 rows.iter().filter(|r| r.run.starts_with("6x6/") && r.pass == Pass::Solve && r.status == Status::Ok)
@@ -539,4 +572,10 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     assert!(section.contains(&held) && section.contains(&format!("{} on 7x6 (", layers["7x6"].1)), "{held}: {section}");
     assert!(section.contains("| 1 (c1r1) | 2 | 0.600 | 1.000 |"), "{section}");
     assert!(section.contains("| 2 (c1r1 c1r2) | 4 | 0.350 | 0.880 |"), "{section}");
+    assert!(!in_parts.is_empty(), "a solve per column is archived beside its twin");
+    for (w, h, whole, parts) in in_parts {
+        let ratio = parts as f64 / whole as f64;
+        let row = format!("| {w}x{h} | in-place | in-place-columns | {whole} | {parts} | {ratio:.2} |");
+        assert!(section.contains(&row), "{row}: {section}");
+    }
 }
