@@ -72,8 +72,8 @@ pub struct SolveArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: one relation per player applied in place (all plies in one frame), or the
-    /// paper's alternating frames with one monolithic relation or one relation per column.
+    /// Image computation: relations applied in place (all plies in one frame), one per player or one
+    /// per column, or the paper's alternating frames with one monolithic relation or one per column.
     #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
@@ -442,8 +442,8 @@ pub struct CountArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: one relation per player applied in place (all plies in one frame), or the
-    /// paper's alternating frames with one monolithic relation or one relation per column.
+    /// Image computation: relations applied in place (all plies in one frame), one per player or one
+    /// per column, or the paper's alternating frames with one monolithic relation or one per column.
     #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
     /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), fold the
