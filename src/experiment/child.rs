@@ -110,12 +110,23 @@ struct Seen {
     /// The worker said it finished.
     done: bool,
     plies: u32,
+    /// The most resident bytes its plies' records saw: those of a resumed
+    /// run include the earlier processes'.
+    peak_rss_bytes: u64,
     /// The parent killed it at its time limit.
     killed: bool,
     /// The worker said it stopped at its node limit.
     node_limit: bool,
     /// The worker said an allocation failed under its memory limit.
     memory_limit: bool,
+}
+
+impl Seen {
+    /// A ply's record, with the peak RSS it saw.
+    fn saw_ply(&mut self, peak_rss_bytes: Option<u64>) {
+        self.plies += 1;
+        self.peak_rss_bytes = self.peak_rss_bytes.max(peak_rss_bytes.unwrap_or(0));
+    }
 }
 
 /// Read the worker's lines until its output closes, killing it at the time limit.
@@ -131,12 +142,12 @@ fn follow(
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(text) => match serde_json::from_str::<Line>(&text) {
                 Ok(Line::Ply(p)) => {
+                    seen.saw_ply(p.peak_rss_bytes);
                     on_ply(Ply::Counted(p));
-                    seen.plies += 1;
                 }
                 Ok(Line::Solved(p)) => {
+                    seen.saw_ply(p.peak_rss_bytes);
                     on_ply(Ply::Solved(p));
-                    seen.plies += 1;
                 }
                 Ok(Line::Done(t)) => {
                     seen.totals = Some(t);
@@ -233,7 +244,7 @@ fn make_row(
         time_s: if ok { totals.time_s } else { elapsed_s },
         cpu_s: Some(((seconds(rusage.ru_utime) + seconds(rusage.ru_stime)) * 1e6).round() / 1e6),
         gc_share: if totals.time_s > 0.0 { totals.gc_s / totals.time_s } else { 0.0 },
-        peak_rss_bytes: rusage.ru_maxrss.max(0) as u64 * 1024,
+        peak_rss_bytes: (rusage.ru_maxrss.max(0) as u64 * 1024).max(seen.peak_rss_bytes),
         peak_nodes: totals.peak_nodes,
         status,
         message,

@@ -170,6 +170,9 @@ fn solve_on_pool(
     plies.reverse();
     let phases = Phases::total(records.iter().map(|p| p.phases).chain(plies.iter().map(|p| p.phases)));
     let stats = space.manager.stats();
+    // Over every process of a resumed solve, as its records saw them.
+    let forward_peaks = records.iter().filter_map(|p| p.peak_nodes);
+    let peak_nodes = forward_peaks.chain(plies.iter().filter_map(|p| p.peak_nodes)).fold(stats.peak_live, u64::max);
     Ok(SolveSummary {
         plies,
         value,
@@ -177,7 +180,7 @@ fn solve_on_pool(
         time_s: start.elapsed().as_secs_f64(),
         gc_s: (stats.gc_time - gc_before).as_secs_f64(),
         phases,
-        peak_nodes: stats.peak_live,
+        peak_nodes,
     })
 }
 
@@ -312,6 +315,7 @@ fn solve_ply(
         time_s: ply_start.elapsed().as_secs_f64(),
         rss_bytes,
         peak_rss_bytes,
+        peak_nodes: Some(space.manager.stats().peak_live),
         phases: Some(phases),
     };
     assert_eq!(w + d + l, record.total, "ply {i}: won + drawn + lost differs from the forward count");

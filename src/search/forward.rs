@@ -37,7 +37,8 @@ pub struct ForwardSummary {
     pub gc_s: f64,
     /// The plies' phases, added (`None` if a resumed ply has none).
     pub phases: Option<Phases>,
-    /// Most internal nodes alive at once.
+    /// Most internal nodes alive at once: over every process of a resumed
+    /// pass, as its records saw them.
     pub peak_nodes: u64,
     pub gc_runs: u64,
 }
@@ -167,13 +168,14 @@ fn forward_on_pool(
         };
     }
     let stats = space.manager.stats();
+    let peak_nodes = plies.iter().filter_map(|p| p.peak_nodes).fold(stats.peak_live, u64::max);
     let summary = ForwardSummary {
         positions: plies.iter().map(|p| p.states).sum(),
         phases: Phases::total(plies.iter().map(|p| p.phases)),
         plies,
         time_s: start.elapsed().as_secs_f64(),
         gc_s: (stats.gc_time - stats_before.gc_time).as_secs_f64(),
-        peak_nodes: stats.peak_live,
+        peak_nodes,
         gc_runs: stats.gc_runs - stats_before.gc_runs,
     };
     Ok((summary, layers))
@@ -211,6 +213,7 @@ fn record_ply(
         time_s: ply_start.elapsed().as_secs_f64(),
         rss_bytes,
         peak_rss_bytes,
+        peak_nodes: Some(space.manager.stats().peak_live),
         phases: Some(*phases),
         terminal,
     }

@@ -24,6 +24,11 @@ pub struct PlyRecord {
     pub rss_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
+    /// The most live nodes the process held so far (absent in records written
+    /// before this field, and then not serialized, as above): with the peak
+    /// RSS, a run resumed in other processes takes its peaks over them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_nodes: Option<u64>,
     /// Where the ply's time went: removing the previous ply's terminal
     /// states (in a solve's forward pass, this ply's), the image, counting
     /// this ply (absent in records written before phases were kept, and then
@@ -89,6 +94,10 @@ pub struct SolvePly {
     pub rss_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
+    /// The most live nodes the process held so far (as in
+    /// [`PlyRecord`](super::PlyRecord)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_nodes: Option<u64>,
     /// Where the ply's time went: splitting off its terminal states, the two
     /// pre-images, sorting into won, drawn and lost, counting and storing
     /// the solution (absent in records written before phases were

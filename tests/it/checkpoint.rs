@@ -268,6 +268,7 @@ fn json_times_read_back_bit_for_bit() {
             time_s,
             rss_bytes: rss,
             peak_rss_bytes: rss.map(|r| r + (x >> 50)),
+            peak_nodes: rss.map(|_| x >> 33),
             phases,
             // Counted by a solve's forward pass, absent in a count's.
             terminal: (ply % 2 == 1).then_some(x as u128 >> 7),
@@ -345,4 +346,49 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_relations_saved() {
             );
         }
     }
+}
+
+/// A count resumed in a new process (a new manager) keeps the peak of the
+/// process before it: the summary's peak nodes are the larger of its own and
+/// those its checkpoint's records saw, which the records carry ply by ply.
+#[test]
+fn a_resumed_count_keeps_the_peak_of_the_process_before_it() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::{forward_from, Checkpoint, ForwardOptions, PlyRecord, Transition};
+    let size = c4bdd::game::BoardSize::new(5, 5).unwrap();
+    let opts = ForwardOptions::default();
+    let dir = tempfile::tempdir().unwrap();
+    // Counts up to ply `stop` (all plies without it), saving each ply.
+    let run = |stop: Option<u32>| {
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+        let rules = Transition::build(&mut space, &opts).unwrap();
+        let (mut ck, resume) = Checkpoint::open(dir.path(), &mut space, &opts).unwrap();
+        let mut records: Vec<PlyRecord> = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
+        let result = forward_from(&mut space, &rules, resume, false, false, |space, r, states| {
+            records.push(*r);
+            ck.save(space, &records, states)?;
+            match stop == Some(r.ply) {
+                true => Err(c4bdd::error::Error::UnsupportedBoard { reason: "stopped".into() }),
+                false => Ok(()),
+            }
+        });
+        (result.map(|(summary, _)| summary), space.manager.stats().peak_live, records)
+    };
+    let (whole, _, _) = run(None);
+    let whole = whole.unwrap();
+    let mut earlier_higher = 0;
+    for stop in [8, 12, 16, 20, 23] {
+        let _ = std::fs::remove_dir_all(dir.path());
+        let (stopped, first_peak, records) = run(Some(stop));
+        assert!(stopped.is_err());
+        assert!(records.iter().all(|r| r.peak_nodes.is_some()), "every record carries the peak so far");
+        assert_eq!(records.last().unwrap().peak_nodes, Some(first_peak));
+        let (resumed, own_peak, _) = run(None);
+        let resumed = resumed.unwrap();
+        assert_eq!(resumed.peak_nodes, first_peak.max(own_peak), "stopped after ply {stop}");
+        assert_eq!(resumed.positions, whole.positions);
+        earlier_higher += (first_peak > own_peak) as usize;
+    }
+    assert!(earlier_higher > 0, "some resumed process alone peaked lower than the one before it");
 }
