@@ -256,9 +256,13 @@ impl Archive {
             let plies_path = dir.join("plies.csv");
             let mut by_run = if plies_path.exists() { plies_by_run(&plies_path)? } else { BTreeMap::new() };
             let source = dir.strip_prefix(root).unwrap_or(&dir).to_path_buf();
-            for row in rows {
+            for mut row in rows {
                 let mut plies = by_run.remove(&row.run).unwrap_or_default();
                 plies.sort_by_key(|p| p.ply);
+                // A run resumed in several processes: rows written before
+                // they took the records' peaks hold the last process's only.
+                let plies_peak = plies.iter().filter_map(|p| p.peak_rss_bytes).max().unwrap_or(0);
+                row.peak_rss_bytes = row.peak_rss_bytes.max(plies_peak);
                 runs.push(Run { source: source.clone(), row, plies });
             }
             unfinished.extend(by_run.into_iter().filter_map(|(key, p)| PartialRun::of(&source, key, p)));

@@ -42,8 +42,9 @@ pub struct Table1Row {
     pub peak_nodes_standard: Option<u64>,
     pub peak_nodes_compressed: Option<u64>,
     pub peak_nodes_match: String,
-    /// "ok", or how far an unfinished count got, or the status of a
-    /// stopped run, or "not run".
+    /// "ok" (with the threads of a board counted on more than one only),
+    /// or how far an unfinished count got, or the status of a stopped run,
+    /// or "not run".
     pub status: String,
 }
 
@@ -58,14 +59,20 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
         .iter()
         .map(|p| {
             let (w, h) = (p.width, p.height);
-            let standard = archive
-                .best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Cellwise && r.row.order == "paper");
-            let compressed =
-                archive.best(|r| is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed && r.papers_order());
-            let any = archive.best(|r| is_board(r, w, h));
+            // Single-threaded runs where there are any (the paper's ran on
+            // one thread); the boards counted on more threads only (the
+            // largest) are marked in their status and get no time ratio.
+            let standard = archive.best_any_threads(|r| {
+                is_board(r, w, h) && r.row.encoding == EncodingKind::Cellwise && r.row.order == "paper"
+            });
+            let compressed = archive.best_any_threads(|r| {
+                is_board(r, w, h) && r.row.encoding == EncodingKind::Compressed && r.papers_order()
+            });
+            let any = archive.best_any_threads(|r| is_board(r, w, h));
             let positions = any.and_then(|r| r.row.positions);
             let board = BoardSize { width: w, height: h };
             let status = match (any, archive.counting(board)) {
+                (Some(r), _) if !r.single_threaded() => format!("ok ({} threads)", r.row.threads.unwrap_or(1)),
                 (Some(_), _) => "ok".to_string(),
                 (None, Some(p)) => {
                     format!("counting: {} of {} plies in {}", p.plies.len(), board.cells() + 1, p.source.display())
@@ -86,7 +93,9 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
                 paper_time_s: p.time_s,
                 time_standard_s: standard.map(|r| r.row.time_s),
                 time_compressed_s: compressed.map(|r| r.row.time_s),
-                time_ratio: standard.filter(|r| r.row.time_s >= RATIO_MIN_TIME_S).map(|r| p.time_s / r.row.time_s),
+                time_ratio: standard
+                    .filter(|r| r.single_threaded() && r.row.time_s >= RATIO_MIN_TIME_S)
+                    .map(|r| p.time_s / r.row.time_s),
                 paper_gc_percent: p.gc_percent,
                 gc_percent_standard: standard.map(|r| r.row.gc_share * 100.0),
                 paper_ram_gb: p.ram_gb,

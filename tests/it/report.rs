@@ -447,6 +447,31 @@ fn an_unfinished_count_is_its_boards_status() {
     assert!(table1.lines().any(|l| l.starts_with("| 4x4 |") && l.ends_with(&format!("| {status} |"))), "{table1}");
 }
 
+/// A board counted on two threads only counts in Table 1, marked with its
+/// threads; its peak RSS is the largest its plies' records saw (a run
+/// resumed in several processes).
+#[test]
+fn a_board_counted_on_two_threads_only_is_in_table_1_with_its_peak() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, spec) = (dir.path(), dir.path().join("giant.toml"));
+    std::fs::write(&spec, "name = \"giant\"\n[grid]\nboards = [\"4x4\"]\nencodings = [\"cellwise\"]\nthreads = [2]\n")
+        .unwrap();
+    let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", root.join("results").to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sweep = std::fs::read_dir(root.join("results/giant")).unwrap().next().unwrap().unwrap().path();
+    // An earlier process's peak in one ply's record: 5 GB.
+    let mut plies: Vec<PlyRow> = read_rows(&sweep.join("plies.csv")).unwrap();
+    plies[3].peak_rss_bytes = Some(5_000_000_000);
+    let mut writer = csv::Writer::from_path(sweep.join("plies.csv")).unwrap();
+    plies.iter().for_each(|p| writer.serialize(p).unwrap());
+    writer.flush().unwrap();
+    let account = repro_of(root);
+    assert!(account.contains("Ours: 1 boards counted, 1 equal"), "{account}");
+    let table1 = std::fs::read_to_string(root.join("plots/table1.md")).unwrap();
+    let row = table1.lines().find(|l| l.starts_with("| 4x4 |")).unwrap();
+    assert!(row.ends_with("| ok (2 threads) |") && row.contains("| 5000.0 |"), "{row}");
+}
+
 /// paper-repro.md states the fastest archived search of the empty 7x6 board
 /// (`experiments/best/run.sh`'s `best.csv`), leaving out searches of other
 /// positions, every-move searches and those a time limit stopped.
