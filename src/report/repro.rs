@@ -97,13 +97,17 @@ fn table1_positions(s: &mut String, archive: &Archive, t1: &[Table1Row]) {
         .collect();
     // What the largest count held, beside the missing boards' peaks.
     let largest = archive
-        .ok_runs(|r| r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0 && r.papers_order())
+        .runs
+        .iter()
+        .filter(|r| r.ok() && r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0 && r.papers_order())
         .max_by_key(|r| r.row.peak_nodes)
         .map(|r| {
             format!(
-                " The largest count so far, {} ({}), held {} M peak nodes in {:.1} GB.",
+                " The largest count so far, {} ({}, {} thread{}), held {} M peak nodes in {:.1} GB.",
                 r.board(),
                 r.row.encoding,
+                r.row.threads.unwrap_or(1),
+                if r.single_threaded() { "" } else { "s" },
                 r.row.peak_nodes / 1_000_000,
                 r.row.peak_rss_bytes as f64 / 1e9
             )
