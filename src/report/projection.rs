@@ -259,8 +259,8 @@ one relation | per column |\n|---|---|---|---:|---:|---:|---:|---:|\n";
         let _ = writeln!(
             s,
             "\nAt the in-place ratios measured ({low:.2} to {high:.2}), the projected memory above would be about \
-{:.0} to {:.0} GB. Per column is also how a ply's checkpoint keeps its pre-images part way: after each move's \
-product, not only between the two pre-images.",
+{:.0} to {:.0} GB, at the time ratios above. Per column also lets a ply's checkpoint keep its pre-images after \
+a move's product (at most every ten minutes), not only between the two pre-images.",
             ram_gb * low,
             ram_gb * high
         );
