@@ -72,10 +72,8 @@ pub struct SolveArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: relations applied in place (all plies in one frame), one per player or one
-    /// per column, or the paper's alternating frames with one monolithic relation or one per column.
-    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
-    pub image: ImageStrategy,
+    #[command(flatten)]
+    pub image: ImageArgs,
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
@@ -401,6 +399,15 @@ impl BoardArgs {
     }
 }
 
+/// How the passes compute images (count and solve).
+#[derive(Args, Debug, Clone)]
+pub struct ImageArgs {
+    /// Image computation: relations applied in place (all plies in one frame), one per player or one
+    /// per column, or the paper's alternating frames with one monolithic relation or one per column.
+    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
+    pub image: ImageStrategy,
+}
+
 /// State encoding and variable order.
 #[derive(Args, Debug, Clone)]
 pub struct EncodingArgs {
@@ -442,10 +449,8 @@ pub struct CountArgs {
     pub board: BoardArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Image computation: relations applied in place (all plies in one frame), one per player or one
-    /// per column, or the paper's alternating frames with one monolithic relation or one per column.
-    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
-    pub image: ImageStrategy,
+    #[command(flatten)]
+    pub image: ImageArgs,
     /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), fold the
     /// non-terminal sources into the relation (fused), or none (off).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]

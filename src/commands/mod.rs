@@ -310,7 +310,7 @@ fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()>
 pub fn count(args: CountArgs) -> Result<()> {
     let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
     let spec = RunSpec {
-        image: args.image,
+        image: args.image.image,
         terminal,
         checkpoint: args.checkpoint,
         full_bdd: args.full_bdd,
@@ -322,7 +322,7 @@ pub fn count(args: CountArgs) -> Result<()> {
 
 pub fn solve(args: SolveArgs) -> Result<()> {
     let spec = RunSpec {
-        image: args.image,
+        image: args.image.image,
         terminal: args.terminal,
         checkpoint: args.checkpoint,
         solution: args.out,

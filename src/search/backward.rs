@@ -170,9 +170,9 @@ fn solve_on_pool(
     plies.reverse();
     let phases = Phases::total(records.iter().map(|p| p.phases).chain(plies.iter().map(|p| p.phases)));
     let stats = space.manager.stats();
-    // Over every process of a resumed solve, as its records saw them.
-    let forward_peaks = records.iter().filter_map(|p| p.peak_nodes);
-    let peak_nodes = forward_peaks.chain(plies.iter().filter_map(|p| p.peak_nodes)).fold(stats.peak_live, u64::max);
+    // Over every process of a resumed solve, as its records saw them (the
+    // forward summary's peak covers the forward records).
+    let peak_nodes = plies.iter().filter_map(|p| p.peak_nodes).fold(stats.peak_live.max(forward.peak_nodes), u64::max);
     Ok(SolveSummary {
         plies,
         value,
