@@ -311,6 +311,7 @@ pub fn count(args: CountArgs) -> Result<()> {
     let terminal = if args.no_termination { TerminalStrategy::Off } else { args.terminal };
     let spec = RunSpec {
         image: args.image.image,
+        image_split: args.image.image_split,
         terminal,
         checkpoint: args.checkpoint,
         full_bdd: args.full_bdd,
@@ -323,6 +324,7 @@ pub fn count(args: CountArgs) -> Result<()> {
 pub fn solve(args: SolveArgs) -> Result<()> {
     let spec = RunSpec {
         image: args.image.image,
+        image_split: args.image.image_split,
         terminal: args.terminal,
         checkpoint: args.checkpoint,
         solution: args.out,

@@ -239,6 +239,7 @@ fn make_row(
         pass: run.pass,
         terminal: run.terminal,
         image: run.image,
+        image_split: Some(run.image_split),
         positions: if ok { totals.positions } else { None },
         plies: seen.plies,
         time_s: if ok { totals.time_s } else { elapsed_s },

@@ -141,6 +141,11 @@ pub struct RunRow {
     /// solves); empty in archives written before the column existed (16 then).
     #[serde(default)]
     pub split3_cache_ratio: Option<u64>,
+    /// Top variables each image's operand was split on
+    /// ([`crate::search::ForwardOptions::image_split`]); empty in archives
+    /// written before the column existed (no split then).
+    #[serde(default)]
+    pub image_split: Option<u8>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -302,7 +307,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 17] = [
+const ADDED_COLUMNS: [&str; 18] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -320,6 +325,7 @@ const ADDED_COLUMNS: [&str; 17] = [
     "full_bdd_nodes",
     "split3_cache_ratio",
     "cut_at",
+    "image_split",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -19,6 +19,7 @@
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or in-place-columns, monolithic, columns)
+//! image_split = [0, 3]        # default: 0 (K > 0: each image's operand cut on its top K variables)
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
@@ -120,6 +121,10 @@ pub struct Grid {
     pub terminal: Vec<TerminalStrategy>,
     #[serde(default = "default_image")]
     pub image: Vec<ImageStrategy>,
+    /// Image splits (top variables each image's operand is cut on), as an
+    /// axis; default `[0]` (no split).
+    #[serde(default = "default_image_split")]
+    pub image_split: Vec<u8>,
     /// Threads of the BDD operations (runs still run one at a time).
     #[serde(default = "default_threads")]
     pub threads: Vec<usize>,
@@ -165,6 +170,9 @@ fn default_terminal() -> Vec<TerminalStrategy> {
 }
 fn default_image() -> Vec<ImageStrategy> {
     vec![ImageStrategy::InPlace]
+}
+fn default_image_split() -> Vec<u8> {
+    vec![0]
 }
 fn default_threads() -> Vec<usize> {
     vec![crate::bdd::one_thread()]
@@ -341,6 +349,7 @@ impl ExperimentSpec {
             ("passes", g.passes.len()),
             ("terminal", g.terminal.len()),
             ("image", g.image.len()),
+            ("image_split", g.image_split.len()),
             ("threads", g.threads.len()),
         ];
         if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
@@ -360,6 +369,7 @@ impl ExperimentSpec {
         runs = cross(runs, &g.passes, |r, v| r.pass = v);
         runs = cross(runs, &g.terminal, |r, v| r.terminal = v);
         runs = cross(runs, &g.image, |r, v| r.image = v);
+        runs = cross(runs, &g.image_split, |r, v| r.image_split = v);
         runs = cross(runs, &g.threads, |r, v| r.threads = v);
         runs = cross(runs, &managers, |r, (manager, swept)| {
             r.manager = manager.clone();

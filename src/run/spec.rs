@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
-use crate::search::{ForwardOptions, ImageStrategy, TerminalStrategy};
+use crate::search::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
 
 /// A search pass.
 #[derive(
@@ -47,6 +47,10 @@ pub(crate) fn one_repeat() -> u32 {
 
 fn is_one(n: &u32) -> bool {
     *n == 1
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -199,6 +203,10 @@ pub struct RunSpec {
     pub pass: Pass,
     pub terminal: TerminalStrategy,
     pub image: ImageStrategy,
+    /// Top variables each (pre-)image's operand is split on
+    /// ([`ForwardOptions::image_split`]; part of the key when not 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub image_split: u8,
     /// Threads of the BDD operations (part of the key when more than one).
     #[serde(default = "crate::bdd::one_thread")]
     pub threads: usize,
@@ -232,6 +240,7 @@ pub struct RunSpec {
 
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
+    /// then `/split-K` when each image is split on K > 0 top variables,
     /// then `/N-threads` when the operations run on N > 1 threads, then
     /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P`, `/min-cache-E` and
     /// `/split3-cache-S` when its grid sweeps the cache ratio, the GC growth
@@ -239,7 +248,10 @@ impl RunSpec {
     /// the cache's floor or the three-way split table's ratio, then `/full-bdd` when a count also builds the BDD of all plies,
     /// `/down-to-K` when a solve stops at ply K, then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
-        let mut extra = if self.threads > 1 { format!("/{}-threads", self.threads) } else { String::new() };
+        let mut extra = if self.image_split > 0 { format!("/split-{}", self.image_split) } else { String::new() };
+        if self.threads > 1 {
+            extra += &format!("/{}-threads", self.threads);
+        }
         if self.swept.cache_ratio {
             extra += &format!("/cache-{}", self.manager.cache_ratio);
         }
@@ -289,6 +301,7 @@ impl RunSpec {
             pass,
             terminal: TerminalStrategy::Whole,
             image: ImageStrategy::InPlace,
+            image_split: 0,
             threads: 1,
             limits: Limits::default(),
             manager: ManagerSettings::default(),
@@ -312,6 +325,9 @@ impl RunSpec {
         order.arrange(&vars, size, self.encoding).map_err(|e| format!("order: {e}"))?;
         if self.pass == Pass::Solve && !self.terminal.can_solve() {
             return Err(format!("terminal: {} cannot solve: solving needs whole or lines", self.terminal));
+        }
+        if self.image_split > MAX_IMAGE_SPLIT {
+            return Err(format!("image_split: {} must be 0 to {MAX_IMAGE_SPLIT}", self.image_split));
         }
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("threads: {} must be 1 to {MAX_THREADS}", self.threads));
@@ -349,7 +365,7 @@ impl RunSpec {
 
     /// The forward pass's strategies.
     pub fn forward_options(&self) -> ForwardOptions {
-        ForwardOptions { image: self.image, terminal: self.terminal }
+        ForwardOptions { image: self.image, terminal: self.terminal, image_split: self.image_split }
     }
 
     /// The manager configuration of this run: its pass's defaults

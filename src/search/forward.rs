@@ -20,7 +20,7 @@ use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
 use crate::measure;
 
-pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
+pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
 use super::phases::{Phase, Phases};
 pub use super::records::PlyRecord;
 use super::transition::{with_retry, Transition};

@@ -21,7 +21,7 @@ pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
 pub use forward::{
     forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
-    TerminalStrategy,
+    TerminalStrategy, MAX_IMAGE_SPLIT,
 };
 #[cfg(unix)]
 pub use phases::write_allocation_failure;

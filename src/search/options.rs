@@ -81,10 +81,23 @@ impl std::fmt::Display for TerminalStrategy {
 pub struct ForwardOptions {
     pub image: ImageStrategy,
     pub terminal: TerminalStrategy,
+    /// Case split of each (pre-)image: its operand is cut on its frame's top
+    /// `image_split` state variables into `2^image_split` parts, each part's
+    /// products are joined with `or` (0: no split; at most [`MAX_IMAGE_SPLIT`]).
+    /// Not serialized when 0, so that checkpoints without it keep their checksum.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub image_split: u8,
+}
+
+/// The most top variables an image may be split on (256 parts).
+pub const MAX_IMAGE_SPLIT: u8 = 8;
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Default for ForwardOptions {
     fn default() -> ForwardOptions {
-        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole }
+        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole, image_split: 0 }
     }
 }

@@ -62,12 +62,14 @@ pub enum Target {
 }
 
 /// A pre-image of the ply being solved, saved part way: the union over its
-/// first `relations` move relations.
+/// first `steps` products ([`Joined`]; named `relations` in the file and its
+/// label, the steps' count without an image split).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Partial {
     ply: u32,
     target: Target,
-    relations: usize,
+    #[serde(rename = "relations")]
+    steps: usize,
     file: String,
 }
 
@@ -84,7 +86,7 @@ fn setup_label(space: &StateSpace, setup: &Setup, what: &str) -> String {
 
 /// The label of a saved pre-image: its ply, set, relations and the setup.
 fn partial_label(space: &StateSpace, setup: &Setup, p: &Partial) -> String {
-    let what = format!("pre-image of {:?} into ply {}, {} relations", p.target, p.ply + 1, p.relations);
+    let what = format!("pre-image of {:?} into ply {}, {} relations", p.target, p.ply + 1, p.steps);
     setup_label(space, setup, &what)
 }
 
@@ -141,8 +143,8 @@ pub fn describe(dir: &Path) -> Option<String> {
     let file: CheckpointFile = serde_json::from_str(&std::fs::read_to_string(dir.join(FILE)).ok()?).ok()?;
     let progress = file.progress;
     let (layers, solved) = (progress.forward.len(), progress.solved.len());
-    let part = match progress.partial.iter().map(|p| p.relations).max() {
-        Some(relations) => format!(", the next part way ({relations} relations of a pre-image)"),
+    let part = match progress.partial.iter().map(|p| p.steps).max() {
+        Some(steps) => format!(", the next part way ({steps} products of a pre-image)"),
         None => String::new(),
     };
     Some(format!("{layers} layers, {solved} plies solved{part}"))
@@ -253,18 +255,18 @@ impl SolveCheckpoint {
     }
 
     /// Save pre-images part way at most once per `every` (default ten
-    /// minutes; zero saves after every relation).
+    /// minutes; zero saves after every step).
     pub fn set_partial_every(&mut self, every: Duration) {
         self.partial_every = every;
     }
 
     /// Save `joined`, the pre-image of `target` into ply `ply + 1` over its
-    /// first relations, if the last such save is at least the interval ago.
+    /// first steps, if the last such save is at least the interval ago.
     pub fn save_partial(&mut self, space: &StateSpace, ply: u32, target: Target, joined: Joined) -> Result<()> {
         if self.last_partial.elapsed() < self.partial_every {
             return Ok(());
         }
-        let p = Partial { ply, target, relations: joined.relations, file: partial_file(ply, target) };
+        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target) };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
         self.progress.partial.retain(|q| q.target != target);
         self.progress.partial.push(p);
@@ -285,7 +287,7 @@ impl SolveCheckpoint {
             return Err(bad(&file, "expected one BDD"));
         };
         space.manager.pin(union);
-        Ok(Some(Joined { relations: p.relations, union }))
+        Ok(Some(Joined { steps: p.steps, union }))
     }
 
     fn write(&self) -> Result<()> {

@@ -2,7 +2,7 @@
 //! terminal states (four in a row), built once and pinned, with the image
 //! and pre-image of a ply's states under them.
 
-use crate::bdd::{Bdd, Manager, Pairing};
+use crate::bdd::{Bdd, Manager, Pairing, Var};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::Player;
@@ -24,17 +24,20 @@ pub(crate) fn with_retry<T>(
     }
 }
 
-/// A union of the first `relations` move relations' (pre-)images.
+/// A union of the first `steps` products of a (pre-)image. The products run
+/// part by part (the operand's parts under the image split, one part when
+/// there is none) and within a part relation by relation: step `k` is part
+/// `k / relations`, relation `k % relations`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Joined {
-    pub relations: usize,
+    pub steps: usize,
     pub union: Bdd,
 }
 
 impl Default for Joined {
     /// None joined yet: the empty set.
     fn default() -> Joined {
-        Joined { relations: 0, union: Bdd::FALSE }
+        Joined { steps: 0, union: Bdd::FALSE }
     }
 }
 
@@ -42,6 +45,8 @@ impl Default for Joined {
 /// player moves from the ply's states), pinned from `build` until `release`.
 pub struct Transition {
     image: ImageStrategy,
+    /// The image split: operands cut on this many top variables of their frame.
+    split: u8,
     /// The frame pairing of the in-place product (in-place strategies only).
     pairing: Option<Pairing>,
     /// Per parity: the relations from that ply's frame (one, or one per column).
@@ -91,7 +96,7 @@ impl Transition {
                 ImageStrategy::Monolithic | ImageStrategy::InPlace => vec![space.manager.or_all(&columns)?],
             };
         }
-        let rules = Transition { image: opts.image, pairing, moves, terminal };
+        let rules = Transition { image: opts.image, split: opts.image_split, pairing, moves, terminal };
         for f in rules.all() {
             space.manager.pin(f);
         }
@@ -136,9 +141,9 @@ impl Transition {
     }
 
     /// [`Transition::preimage`] taken up from `from` (the union of the
-    /// relations before `from.relations`); `done` sees the union after each
-    /// relation (the count of relations joined, and the union, alive until
-    /// the next collection), for example to save it.
+    /// products before step `from.steps`); `done` sees the union after each
+    /// step (the count of steps joined, and the union, alive until the next
+    /// collection), for example to save it.
     pub fn preimage_from(
         &self,
         space: &mut StateSpace,
@@ -156,11 +161,11 @@ impl Transition {
     }
 
     /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the relations from `from` on; collects garbage
-    /// between relations. After the last one each pass decides: the forward
-    /// pass collects once per image, the retrograde pass once per ply (a
-    /// collection after its pre-image would set the next threshold from a
-    /// peak).
+    /// `ply`, joined over the steps from `from` on (each part of `f` under
+    /// the image split, each relation); collects garbage between steps. After
+    /// the last one each pass decides: the forward pass collects once per
+    /// image, the retrograde pass once per ply (a collection after its
+    /// pre-image would set the next threshold from a peak).
     fn apply_moves(
         &self,
         space: &mut StateSpace,
@@ -171,20 +176,29 @@ impl Transition {
         done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
     ) -> Result<Bdd> {
         let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
-        let mut joined = from.union;
         let relations = &self.moves[ply as usize % 2];
-        for (k, &rel) in relations.iter().enumerate().skip(from.relations) {
+        let split_vars: Vec<Var> = space.manager.var_set_vars(set).into_iter().take(self.split as usize).collect();
+        let steps = relations.len() << split_vars.len();
+        let mut joined = from.union;
+        let mut part = None;
+        for k in from.steps..steps {
+            let (p, rel) = (k / relations.len(), relations[k % relations.len()]);
+            let source = match part {
+                Some((q, source)) if q == p => source,
+                _ => part_of(&mut space.manager, f, &split_vars, p, joined)?,
+            };
+            part = Some((p, source));
             let m = &mut space.manager;
-            let part = with_retry(m, &[f, joined], |m| match (self.pairing, forward) {
-                (Some(pairing), true) => m.image(f, rel, pairing),
-                (Some(pairing), false) => m.preimage(f, rel, pairing),
-                (None, true) => m.and_exists(f, rel, set),
-                (None, false) => m.and_exists(rel, f, set),
+            let product = with_retry(m, &[f, joined, source], |m| match (self.pairing, forward) {
+                (Some(pairing), true) => m.image(source, rel, pairing),
+                (Some(pairing), false) => m.preimage(source, rel, pairing),
+                (None, true) => m.and_exists(source, rel, set),
+                (None, false) => m.and_exists(rel, source, set),
             })?;
-            joined = with_retry(m, &[f, joined, part], |m| m.or(joined, part))?;
-            done(space, Joined { relations: k + 1, union: joined })?;
-            if k + 1 < relations.len() {
-                space.manager.maybe_gc(&[f, joined]);
+            joined = with_retry(m, &[f, joined, source, product], |m| m.or(joined, product))?;
+            done(space, Joined { steps: k + 1, union: joined })?;
+            if k + 1 < steps {
+                space.manager.maybe_gc(&[f, joined, source]);
             }
         }
         Ok(joined)
@@ -199,4 +213,19 @@ impl Transition {
             m.release_pairing(pairing);
         }
     }
+}
+
+/// Part `p` of `f` under a split on `vars` (top first): `f` where each
+/// variable `vars[i]` has the value of bit `i` of `p`; `f` itself when there
+/// is no split. `keep` survives a collection on the node limit.
+fn part_of(m: &mut Manager, f: Bdd, vars: &[Var], p: usize, keep: Bdd) -> Result<Bdd> {
+    if vars.is_empty() {
+        return Ok(f);
+    }
+    let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(i, &v)| (v, (p >> i) & 1 == 1)).collect();
+    let cube = with_retry(m, &[f, keep], |m| m.cube(&literals))?;
+    m.pin(cube);
+    let part = with_retry(m, &[f, keep], |m| m.and(f, cube));
+    m.unpin(cube);
+    part
 }

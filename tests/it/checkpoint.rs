@@ -300,11 +300,12 @@ fn records_without_memory_fields_keep_their_text() {
 }
 
 /// A solve stopped inside a ply's pre-images (here by its node limit) keeps
-/// the relations joined so far, and its resume takes them up and ends with
+/// the products joined so far, and its resume takes them up and ends with
 /// the rows of the uninterrupted solve: with one relation, between the two
-/// pre-images; with one relation per column, also inside a pre-image.
+/// pre-images; with one relation per column, also inside a pre-image; with an
+/// image split, the same rows.
 #[test]
-fn a_ply_stopped_inside_its_pre_images_resumes_from_the_relations_saved() {
+fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
     use c4bdd::search::{solve, solve_checkpoint::describe, ForwardOptions, ImageStrategy, SolveCheckpoint};
@@ -317,9 +318,10 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_relations_saved() {
     let opts = ForwardOptions::default();
     let want: Vec<_> =
         rows(&solve(&mut space(Config::default().max_nodes), &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
-    for image in [ImageStrategy::InPlace, ImageStrategy::InPlaceColumns] {
-        let opts = ForwardOptions { image, ..ForwardOptions::default() };
-        // The relations joined of each stop that fell inside a ply.
+    let setups = [(ImageStrategy::InPlace, 0), (ImageStrategy::InPlaceColumns, 0), (ImageStrategy::InPlace, 2)];
+    for (image, image_split) in setups {
+        let opts = ForwardOptions { image, image_split, ..ForwardOptions::default() };
+        // The products joined of each stop that fell inside a ply.
         let mut joined = Vec::new();
         for limit in (100_000..=160_000).step_by(10_000) {
             let dir = tempfile::tempdir().unwrap();
@@ -330,21 +332,59 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_relations_saved() {
                 let ck = Some((&mut ck, resume));
                 c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()))
             };
-            assert!(run(limit).is_err(), "{image} {limit} stops the solve");
+            assert!(run(limit).is_err(), "{image} split {image_split} {limit} stops the solve");
             let held = describe(dir.path()).unwrap();
             if let Some((_, rest)) = held.split_once("part way (") {
                 joined.push(rest.split(' ').next().unwrap().parse::<u32>().unwrap());
             }
             let resumed = run(Config::default().max_nodes).unwrap();
-            assert_eq!(rows(&resumed.plies), want, "{image} limit {limit}: {held}");
+            assert_eq!(rows(&resumed.plies), want, "{image} split {image_split} limit {limit}: {held}");
         }
-        assert!(!joined.is_empty(), "{image}: some stop fell inside a ply's pre-images");
+        assert!(!joined.is_empty(), "{image} split {image_split}: some stop fell inside a ply's pre-images");
+        // With the split, this board's stops fall between the pre-images (the
+        // products of the parts are small); the saves are the same per step.
         if image == ImageStrategy::InPlaceColumns {
+            let steps = u32::from(size.width) << image_split;
             assert!(
-                joined.iter().any(|&k| k < u32::from(size.width)),
-                "{image}: some stop fell inside a pre-image: {joined:?}"
+                joined.iter().any(|&k| k < steps),
+                "{image} split {image_split}: some stop fell inside a pre-image: {joined:?}"
             );
         }
+    }
+}
+
+/// A pre-image under an image split, stopped after any of its steps and
+/// taken up from the union saved there, equals the pre-image without a split.
+#[test]
+fn a_split_pre_image_taken_up_after_any_step_is_the_whole_pre_image() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::transition::Joined;
+    use c4bdd::search::{forward, ForwardOptions, Transition};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let (_, layers) = forward(&mut space, &ForwardOptions::default(), true, |_| {}).unwrap();
+    let (ply, target) = (9, layers[10]);
+    let whole = Transition::build(&mut space, &ForwardOptions::default()).unwrap();
+    let want = whole.preimage(&mut space, ply, target).unwrap();
+    space.manager.pin(want);
+    let split = Transition::build(&mut space, &ForwardOptions { image_split: 2, ..ForwardOptions::default() }).unwrap();
+    for stop in 1..=4 {
+        let mut saved = Joined::default();
+        let stopped = split.preimage_from(&mut space, ply, target, Joined::default(), &mut |space, joined| {
+            space.manager.pin(joined.union);
+            saved = joined;
+            if joined.steps == stop {
+                Err(c4bdd::Error::NodeLimit { capacity: 0, live: 0 })
+            } else {
+                space.manager.unpin(joined.union);
+                Ok(())
+            }
+        });
+        assert!(stopped.is_err() && saved.steps == stop, "stop after step {stop}");
+        let taken_up = split.preimage_from(&mut space, ply, target, saved, &mut |_, _| Ok(())).unwrap();
+        assert_eq!(taken_up, want, "taken up after step {stop} of 4");
+        space.manager.unpin(saved.union);
     }
 }
 

@@ -41,9 +41,11 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             .collect();
         for &kind in EncodingKind::all() {
             for order in &ORDERS {
-                for image in [ImageStrategy::InPlace, ImageStrategy::Monolithic] {
-                    let got = bdd_counts(kind, size, order, ForwardOptions { image, terminal });
-                    assert_eq!(got, oracle, "{size} {kind} {} {image:?} {terminal:?}", order.name());
+                let images = [(ImageStrategy::InPlace, 0), (ImageStrategy::Monolithic, 0), (ImageStrategy::InPlace, 3)];
+                for (image, image_split) in images {
+                    let got = bdd_counts(kind, size, order, ForwardOptions { image, terminal, image_split });
+                    let what = format!("{size} {kind} {} {image:?} split {image_split} {terminal:?}", order.name());
+                    assert_eq!(got, oracle, "{what}");
                 }
             }
         }
@@ -67,8 +69,11 @@ fn strategies_agree_with_each_other() {
             let reference = bdd_counts(kind, size, &OrderSpec::COLUMN_WISE, ForwardOptions::default());
             for &image in ImageStrategy::value_variants() {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
-                    let got = bdd_counts(kind, size, &OrderSpec::PAPER, ForwardOptions { image, terminal });
-                    assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?}");
+                    for image_split in [0, 2] {
+                        let opts = ForwardOptions { image, terminal, image_split };
+                        let got = bdd_counts(kind, size, &OrderSpec::PAPER, opts);
+                        assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?} split {image_split}");
+                    }
                 }
             }
         }
