@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
-use crate::search::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
+use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
 
 /// A search pass.
 #[derive(
@@ -47,10 +47,6 @@ pub(crate) fn one_repeat() -> u32 {
 
 fn is_one(n: &u32) -> bool {
     *n == 1
-}
-
-fn is_zero(n: &u8) -> bool {
-    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {

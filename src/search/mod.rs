@@ -23,6 +23,7 @@ pub use forward::{
     forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
     TerminalStrategy, MAX_IMAGE_SPLIT,
 };
+pub(crate) use options::is_zero;
 #[cfg(unix)]
 pub use phases::write_allocation_failure;
 pub use phases::{Phase, Phases};

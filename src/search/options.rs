@@ -92,7 +92,8 @@ pub struct ForwardOptions {
 /// The most top variables an image may be split on (256 parts).
 pub const MAX_IMAGE_SPLIT: u8 = 8;
 
-fn is_zero(n: &u8) -> bool {
+/// Whether an image split is none (fields that skip it when serialized).
+pub(crate) fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
