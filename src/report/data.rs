@@ -34,7 +34,7 @@ pub fn is_papers_order(order: &str, board: BoardSize, encoding: EncodingKind) ->
 }
 
 /// What the runs of one configuration share within a sweep: the sweep, pass,
-/// encoding, board, order, and terminal and image strategy (ordered so,
+/// encoding, board, order, terminal and image strategy and image split (ordered so,
 /// for tables grouped by pass and encoding). Threads, manager settings and
 /// repetitions are left to each table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,6 +46,17 @@ pub struct Configuration<'a> {
     pub order: &'a str,
     pub terminal: TerminalStrategy,
     pub image: ImageStrategy,
+    pub image_split: u8,
+}
+
+impl Configuration<'_> {
+    /// The image strategy, with `/split-K` under an image split (as in the run's key).
+    pub fn image_label(&self) -> String {
+        match self.image_split {
+            0 => self.image.to_string(),
+            k => format!("{}/split-{k}", self.image),
+        }
+    }
 }
 
 /// One run of the archive with its plies.
@@ -89,6 +100,7 @@ impl Run {
             order: &row.order,
             terminal: row.terminal,
             image: row.image,
+            image_split: row.image_split.unwrap_or(0),
         }
     }
 }

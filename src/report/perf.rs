@@ -52,7 +52,7 @@ sets these beside the paper's artifact and the oxidd crate.\n\n\
             c.board,
             c.order,
             c.terminal,
-            c.image,
+            c.image_label(),
             m.runs,
             m.median_s,
             m.min_s,
