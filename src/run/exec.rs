@@ -100,7 +100,7 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
     let mut space = StateSpace::new(spec.encoding, spec.size(), &order, spec.config()).map_err(|e| early(e.into()))?;
     // A solution folder is checked before any work.
     let writer = match &spec.solution {
-        Some(dir) => Some(SolutionWriter::create(dir, &space).map_err(|e| early(e.into()))?),
+        Some(dir) => Some(SolutionWriter::create(dir, &space, &order).map_err(|e| early(e.into()))?),
         None => None,
     };
     sink.started(&space.order_name, space.manager.threads()).map_err(early)?;
@@ -240,7 +240,6 @@ fn solve(
         }
     }
     let mut lowest = None;
-    let order = spec.order_spec().map_err(anyhow::Error::msg)?;
     let solved = solve_resumable(
         space,
         &opts,
@@ -258,7 +257,7 @@ fn solve(
             // The plies stored so far make a solution of the last plies
             // (no value), which queries read and a rerun with --down-to extends.
             if let Some(w) = writer.filter(|w| w.stored() > 0) {
-                w.finish(space, &order, None)?;
+                w.finish(space, None)?;
             }
             return Err(anyhow::Error::new(e).context(match lowest {
                 Some(ply) => format!("solve of board {} stopped at ply {}", spec.size(), ply.saturating_sub(1)),
@@ -267,7 +266,7 @@ fn solve(
         }
     };
     let solution_bytes = match writer {
-        Some(w) => w.finish(space, &order, summary.value)?.total_bytes,
+        Some(w) => w.finish(space, summary.value)?.total_bytes,
         // Each ply's file holds its win and lost BDDs under a label.
         None => summary.plies.iter().map(|p| space.manager.saved_size(&ply_label(space, p.ply), p.nodes, 2)).sum(),
     };

@@ -67,9 +67,14 @@ struct ManifestFile {
     crc32: u32,
 }
 
-/// Writes a solution while the solver runs.
+/// Writes a solution while the solver runs. The manifest is written again
+/// after every stored ply, so a solve killed between plies leaves a solution
+/// of the plies it finished (no value), which queries read and a rerun
+/// extends.
 pub struct SolutionWriter {
     dir: PathBuf,
+    /// The order as it was requested, named in the manifest.
+    order: String,
     plies: Vec<PlyFile>,
     /// The plies of the solution of the last plies the folder held when the
     /// run began: a run that stops above the lowest of them keeps those below.
@@ -81,10 +86,10 @@ impl SolutionWriter {
     /// that it can be written. A folder that holds a solution of the last
     /// plies only (no value) of the same board, encoding and order is taken
     /// up: a run that solves further adopts its plies and rewrites its
-    /// manifest when it stops or finishes (until then the old manifest stays
-    /// valid), and never holds fewer plies than before. Any other solution is
-    /// refused.
-    pub fn create(dir: &Path, space: &StateSpace) -> Result<SolutionWriter> {
+    /// manifest after each ply it stores (the plies held below the lowest
+    /// stored one stay in it), and never holds fewer plies than before. Any
+    /// other solution is refused.
+    pub fn create(dir: &Path, space: &StateSpace, order: &OrderSpec) -> Result<SolutionWriter> {
         let mut kept = Vec::new();
         if let Some(held) = existing(dir)? {
             let same = same_run(&held, space);
@@ -95,17 +100,19 @@ impl SolutionWriter {
             kept = held.plies;
         }
         writable_dir(dir)?;
-        Ok(SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new(), held: kept })
+        Ok(SolutionWriter { dir: dir.to_path_buf(), order: order.name(), plies: Vec::new(), held: kept })
     }
 
-    /// Save one ply's `win` and `lost` BDDs.
+    /// Save one ply's `win` and `lost` BDDs (its file is replaced atomically),
+    /// then the manifest of the plies so far.
     pub fn store(&mut self, space: &StateSpace, ply: u32, win: Bdd, lost: Bdd) -> Result<()> {
         let file = ply_file(ply);
         let path = self.dir.join(&file);
         let crc32 = space.manager.save(&[win, lost], &ply_label(space, ply), &path)?;
         let bytes = std::fs::metadata(&path).map_err(io(&path))?.len();
+        self.plies.retain(|p| p.ply != ply);
         self.plies.push(PlyFile { ply, file, bytes, crc32 });
-        Ok(())
+        self.write(space, None).map(drop)
     }
 
     /// Take up the file of a ply stored by an earlier, interrupted run (a
@@ -140,20 +147,28 @@ impl SolutionWriter {
         self.plies.len()
     }
 
-    /// Write the manifest; returns it. The plies stored by this run come
+    /// Write the manifest with the value of the empty board (`None` for a
+    /// pass that stopped above ply 0); returns it.
+    pub fn finish(self, space: &StateSpace, value: Option<Value>) -> Result<Manifest> {
+        self.write(space, value)
+    }
+
+    /// Write the manifest. The plies stored or adopted by this run come
     /// first; below the lowest of them, the plies the folder held before are
     /// kept, down to the first whose file no longer matches its entry.
-    pub fn finish(mut self, space: &StateSpace, order: &OrderSpec, value: Option<Value>) -> Result<Manifest> {
-        self.plies.sort_by_key(|p| p.ply);
-        let mut below = self.plies.first().map_or(space.size().cells() + 1, |p| p.ply);
-        self.held.sort_by_key(|p| std::cmp::Reverse(p.ply));
+    fn write(&self, space: &StateSpace, value: Option<Value>) -> Result<Manifest> {
+        let mut plies = self.plies.clone();
+        plies.sort_by_key(|p| p.ply);
+        let mut below = plies.first().map_or(space.size().cells() + 1, |p| p.ply);
+        let mut held: Vec<&PlyFile> = self.held.iter().collect();
+        held.sort_by_key(|p| std::cmp::Reverse(p.ply));
         let top = below;
-        for old in std::mem::take(&mut self.held).into_iter().skip_while(|p| p.ply >= top) {
-            if old.ply + 1 != below || !self.still_holds(space, &old) {
+        for old in held.into_iter().skip_while(|p| p.ply >= top) {
+            if old.ply + 1 != below || !self.still_holds(space, old) {
                 break;
             }
             below = old.ply;
-            self.plies.insert(0, old);
+            plies.insert(0, old.clone());
         }
         let size = space.size();
         let manifest = Manifest {
@@ -162,11 +177,11 @@ impl SolutionWriter {
             width: size.width,
             height: size.height,
             encoding: space.encoding.kind(),
-            order: order.name(),
+            order: self.order.clone(),
             arrangement: space.arrangement.clone(),
             value,
-            total_bytes: self.plies.iter().map(|p| p.bytes).sum(),
-            plies: self.plies,
+            total_bytes: plies.iter().map(|p| p.bytes).sum(),
+            plies,
         };
         write_manifest(&self.dir, manifest)
     }
@@ -406,7 +421,8 @@ pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
         return Ok(0);
     }
     let mut old = Solution::open_version(dir, SOLUTION_VERSION_UNBLOCKED)?;
-    let mut writer = SolutionWriter { dir: dir.to_path_buf(), plies: Vec::new(), held: Vec::new() };
+    let order = old.manifest.order.clone();
+    let mut writer = SolutionWriter { dir: dir.to_path_buf(), order, plies: Vec::new(), held: Vec::new() };
     let mut rewritten = 0;
     for ply in old.plies() {
         let path = dir.join(&old.entry(ply)?.file);

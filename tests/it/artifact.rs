@@ -8,12 +8,11 @@ use std::process::Command;
 
 use crate::common::copy_of;
 
-use c4bdd::bdd::Config;
-use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::encoding::{EncodingKind, OrderSpec};
 use c4bdd::game::alphabeta::{OutcomeProbe, Search};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::{BoardSize, Position};
-use c4bdd::search::{open_table, solve, ForwardOptions, SolutionWriter, TableProbe};
+use c4bdd::search::{open_table, TableProbe};
 
 fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/artifact").join(path)
@@ -32,15 +31,7 @@ fn artifact_solutions() -> Vec<(PathBuf, BoardSize, EncodingKind)> {
 
 /// c4bdd's own solution of a board, written to a temporary folder.
 fn own_solution(kind: EncodingKind, size: BoardSize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let order = OrderSpec::PAPER;
-    let mut space = StateSpace::new(kind, size, &order, Config::default()).unwrap();
-    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
-    let summary =
-        solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, win, lost| writer.store(s, ply, win, lost))
-            .unwrap();
-    writer.finish(&space, &order, summary.value).unwrap();
-    dir
+    crate::solve::saved_solution(kind, size, &OrderSpec::PAPER)
 }
 
 #[test]

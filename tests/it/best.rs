@@ -2,21 +2,14 @@
 
 use std::collections::HashMap;
 
-use c4bdd::bdd::Config;
-use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::encoding::{EncodingKind, OrderSpec};
 use c4bdd::game::alphabeta::{minimax_value, MoveValue, OutcomeProbe, Search};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
-use c4bdd::search::{open_table, solve, ForwardOptions, SolutionWriter, TableProbe, Value};
+use c4bdd::search::{open_table, TableProbe, Value};
 
 fn solution_dir(size: BoardSize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
-    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
-    let summary =
-        solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
-    writer.finish(&space, &OrderSpec::PAPER, summary.value).unwrap();
-    dir
+    crate::solve::saved_solution(EncodingKind::Compressed, size, &OrderSpec::PAPER)
 }
 
 fn sign(v: MoveValue) -> Outcome {

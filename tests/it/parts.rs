@@ -2,21 +2,15 @@
 
 use std::collections::HashMap;
 
-use c4bdd::bdd::{Config, Level};
-use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::bdd::Level;
+use c4bdd::encoding::{EncodingKind, OrderSpec};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
 use c4bdd::search::parts::ply_parts;
-use c4bdd::search::{solve, ForwardOptions, Solution, SolutionWriter};
+use c4bdd::search::Solution;
 
 fn solution_dir(kind: EncodingKind, size: BoardSize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
-    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
-    let summary =
-        solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, w, l| writer.store(s, ply, w, l)).unwrap();
-    writer.finish(&space, &OrderSpec::PAPER, summary.value).unwrap();
-    dir
+    crate::solve::saved_solution(kind, size, &OrderSpec::PAPER)
 }
 
 /// Every part's won and lost positions are those the explicit solver gives

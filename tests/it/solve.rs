@@ -134,7 +134,7 @@ fn phases_fit_in_each_plys_time_and_add_up() {
 }
 
 /// Solve into a directory and return it.
-fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tempfile::TempDir {
+pub(crate) fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tempfile::TempDir {
     saved_solution_with(kind, size, order, Config::default())
 }
 
@@ -142,11 +142,11 @@ fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderSpec) -> tem
 fn saved_solution_with(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut space = StateSpace::new(kind, size, order, config).unwrap();
-    let mut writer = SolutionWriter::create(dir.path(), &space).unwrap();
+    let mut writer = SolutionWriter::create(dir.path(), &space, order).unwrap();
     let summary =
         solve(&mut space, &ForwardOptions::default(), |_| Ok(()), |s, ply, win, lost| writer.store(s, ply, win, lost))
             .unwrap();
-    writer.finish(&space, order, summary.value).unwrap();
+    writer.finish(&space, summary.value).unwrap();
     dir
 }
 
@@ -209,7 +209,7 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let mut solution = Solution::open(dir.path()).unwrap();
     let other = c4bdd::game::Position::empty(BoardSize::new(5, 3).unwrap());
     assert!(solution.outcome(&other).is_err(), "a position of another board is refused");
-    assert!(SolutionWriter::create(dir.path(), &solution.space).is_err(), "an existing solution is not overwritten");
+    assert!(SolutionWriter::create(dir.path(), &solution.space, &OrderSpec::PAPER).is_err(), "an existing solution is not overwritten");
 }
 
 /// Every file of the solution in `dir`, by name.
