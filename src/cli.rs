@@ -77,7 +77,7 @@ pub struct SolveArgs {
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
-    /// Store the solution here (per ply win and lost BDDs, manifest.json); checked before any work.
+    /// Store the solution here (per ply win and lost BDDs, manifest.json rewritten after each ply); checked before any work.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Also write the per-ply table to this CSV file (rows from the last ply down, as they are solved).
