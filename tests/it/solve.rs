@@ -209,7 +209,10 @@ fn damaged_or_mismatched_solutions_are_rejected() {
     let mut solution = Solution::open(dir.path()).unwrap();
     let other = c4bdd::game::Position::empty(BoardSize::new(5, 3).unwrap());
     assert!(solution.outcome(&other).is_err(), "a position of another board is refused");
-    assert!(SolutionWriter::create(dir.path(), &solution.space, &OrderSpec::PAPER).is_err(), "an existing solution is not overwritten");
+    assert!(
+        SolutionWriter::create(dir.path(), &solution.space, &OrderSpec::PAPER).is_err(),
+        "an existing solution is not overwritten"
+    );
 }
 
 /// Every file of the solution in `dir`, by name.
