@@ -80,9 +80,8 @@ pub(crate) type Step = std::result::Result<u32, Full>;
 pub(crate) type Step2 = std::result::Result<(u32, u32), Full>;
 
 /// Memo bytes below which a count keeps the computed tables (see
-/// [`Manager::make_room_for_count`]): at a few hundred MB the memory is no
-/// concern, and regrowing the tables every ply slows short plies (the 7x4
-/// count by 40%).
+/// [`Manager::make_room_for_count`]): below it the memory saved is small, and
+/// regrowing the tables at every ply costs short plies much of their time.
 pub const COUNT_MEMO_KEEPS_CACHE: usize = 1 << 28;
 
 impl Manager {
