@@ -335,7 +335,7 @@ impl Manager {
     /// bytes or more (its 8 bytes a counted node, bounded by the live nodes),
     /// so that the memo takes the cache's place at the peak instead of adding
     /// to it; smaller counts, and any whose memo stays below
-    /// [`COUNT_MEMO_KEEPS_CACHE`], keep the cache, whose regrowth would cost
+    /// `COUNT_MEMO_KEEPS_CACHE`, keep the cache, whose regrowth would cost
     /// more than the memo.
     pub fn make_room_for_count(&mut self) {
         let memo_bound = self.live_nodes().saturating_mul(8);
