@@ -84,6 +84,23 @@ fn page_nodes(arena: &Arena, p: usize, mut f: impl FnMut(u64, u32)) {
     }
 }
 
+/// How many nodes ahead of its insertion [`insert_page`] fetches a node's
+/// home group: enough to overlap the misses of a random-access insert.
+const PREFETCH_AHEAD: usize = 16;
+
+/// Call `insert(ahead, h, i)` with the hash and slot of each node of page
+/// `p` (gathered in `batch` first), `ahead` the hash of the node
+/// [`PREFETCH_AHEAD`] places later (whose home group `insert` may fetch).
+#[inline]
+fn insert_page(arena: &Arena, p: usize, batch: &mut Vec<(u64, u32)>, mut insert: impl FnMut(Option<u64>, u64, u32)) {
+    batch.clear();
+    page_nodes(arena, p, |h, i| batch.push((h, i)));
+    for k in 0..batch.len() {
+        let (h, i) = batch[k];
+        insert(batch.get(k + PREFETCH_AHEAD).map(|&(a, _)| a), h, i);
+    }
+}
+
 impl NodeTable {
     /// A table with room reserved for `initial` slots that may grow to `max_nodes`.
     pub fn new(initial: usize, max_nodes: usize) -> NodeTable {
@@ -179,9 +196,24 @@ impl NodeTable {
         let (arena, index) = (&self.arena, &mut self.index);
         if parallel {
             let index = &*index;
-            (1..arena.pages()).into_par_iter().for_each(|p| page_nodes(arena, p, |h, i| index.insert_new_shared(h, i)));
+            (1..arena.pages()).into_par_iter().for_each_init(Vec::new, |batch, p| {
+                insert_page(arena, p, batch, |ahead, h, i| {
+                    if let Some(a) = ahead {
+                        index.prefetch(a);
+                    }
+                    index.insert_new_shared(h, i)
+                })
+            });
         } else {
-            (1..arena.pages()).for_each(|p| page_nodes(arena, p, |h, i| index.insert_new(h, i)));
+            let mut batch = Vec::new();
+            for p in 1..arena.pages() {
+                insert_page(arena, p, &mut batch, |ahead, h, i| {
+                    if let Some(a) = ahead {
+                        index.prefetch(a);
+                    }
+                    index.insert_new(h, i)
+                });
+            }
         }
     }
 
