@@ -85,7 +85,8 @@ pub struct SolveArgs {
     pub csv: Option<PathBuf>,
     /// Save each forward layer and each solved ply here and, when the directory holds a checkpoint
     /// of the same solve, continue from it (resume with the same --out, which then already holds
-    /// the solved plies' files).
+    /// the solved plies' files). The resume may change --image between in-place and
+    /// in-place-columns (or between monolithic and columns) and --image-split.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Solve from the last ply down to this ply only, reading each ply's states back from the

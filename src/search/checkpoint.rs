@@ -59,11 +59,36 @@ impl Setup {
         if self == wanted {
             return Ok(());
         }
+        Err(self.refusal(path))
+    }
+
+    /// Refuse a checkpoint (`path`) whose BDDs are not those a search with
+    /// `wanted` makes: of another board, encoding, order or termination, or
+    /// with plies in other frames. How an image is computed (one relation
+    /// or one per column, the image split) may differ: it changes the work,
+    /// not the sets.
+    pub(crate) fn check_same_sets(&self, wanted: &Setup, path: &Path) -> Result<()> {
+        let (mine, theirs) = (&self.options, &wanted.options);
+        let same_frames = (0..2).all(|ply| mine.image.frame_of(ply) == theirs.image.frame_of(ply));
+        let same_options = ForwardOptions { image: mine.image, image_split: mine.image_split, ..*theirs } == *mine;
+        let same_game = Setup { options: *mine, ..wanted.clone() } == *self;
+        if same_frames && same_options && same_game {
+            return Ok(());
+        }
+        Err(self.refusal(path))
+    }
+
+    fn refusal(&self, path: &Path) -> crate::Error {
         let reason = format!(
             "the checkpoint is of {}x{} {} with other order or options; use another directory",
             self.width, self.height, self.encoding
         );
-        Err(bad(path, reason))
+        bad(path, reason)
+    }
+
+    /// The search options the checkpoint was made with.
+    pub(crate) fn options(&self) -> &ForwardOptions {
+        &self.options
     }
 }
 

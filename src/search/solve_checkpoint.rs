@@ -12,6 +12,15 @@
 //! most once per interval, so that a ply that outlasts a session resumes
 //! from its last saved relation; they go once the ply is solved.
 //!
+//! A checkpoint is taken up by a solve of the same sets: the same board,
+//! encoding, order, termination and frames. How a pre-image is computed (one
+//! relation or one per column, the image split) may change from one process
+//! to the next, e.g. to split the pre-images of a ply that outlasts a session
+//! into steps that are saved; a pre-image saved part way is taken up only by
+//! the settings that made it (its steps are theirs), and started over by
+//! others. The files keep the labels of the setup the checkpoint was made
+//! with.
+//!
 //! Every file is written to a temporary name, synced and renamed; the JSON is
 //! written after the BDD file it names, and a superseded `solved-*` file is
 //! removed only after that, so a kill at any moment leaves a checkpoint of the
@@ -71,6 +80,10 @@ struct Partial {
     #[serde(rename = "relations")]
     steps: usize,
     file: String,
+    /// The options whose steps these are, when not the checkpoint's setup's
+    /// (and then absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    options: Option<ForwardOptions>,
 }
 
 fn partial_file(ply: u32, target: Target) -> String {
@@ -153,8 +166,10 @@ pub fn describe(dir: &Path) -> Option<String> {
 /// A solve checkpoint directory in use.
 pub struct SolveCheckpoint {
     dir: PathBuf,
+    /// The setup the checkpoint was made with (its files' labels hold it).
     setup: Setup,
     progress: Progress,
+    /// This solve's options: the setup's but for how images are computed.
     options: ForwardOptions,
     /// The least time between two saves of a pre-image part way.
     partial_every: Duration,
@@ -168,8 +183,8 @@ const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 
 impl SolveCheckpoint {
     /// Open (creating it if needed) a checkpoint directory; returns what it
-    /// holds. A checkpoint of another board, encoding, order or strategy is
-    /// refused. With `hold`, every layer is loaded; without, only those the
+    /// holds. A checkpoint of other sets (another board, encoding, order,
+    /// termination or frames) is refused; see the module documentation. With `hold`, every layer is loaded; without, only those the
     /// passes take up at once: the last layer of an unfinished forward pass
     /// and the layer of the lowest solved ply.
     pub fn open(
@@ -192,7 +207,7 @@ impl SolveCheckpoint {
         if !path.exists() {
             return Ok((checkpoint, SolveResume::default()));
         }
-        checkpoint.progress = read_progress(&path, &checkpoint.setup, space.size().cells())?;
+        (checkpoint.setup, checkpoint.progress) = read_progress(&path, &checkpoint.setup, space.size().cells())?;
         let progress = &checkpoint.progress;
         let cells = space.size().cells();
         let lowest_ply = progress.solved.last().map(|p| p.ply);
@@ -266,7 +281,8 @@ impl SolveCheckpoint {
         if self.last_partial.elapsed() < self.partial_every {
             return Ok(());
         }
-        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target) };
+        let options = (self.options != *self.setup.options()).then_some(self.options);
+        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target), options };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
         self.progress.partial.retain(|q| q.target != target);
         self.progress.partial.push(p);
@@ -276,9 +292,12 @@ impl SolveCheckpoint {
     }
 
     /// The pre-image of `target` into ply `ply + 1` as far as it was saved
-    /// (pinned), checked against its label and frame; `None` if none was.
+    /// (pinned), checked against its label and frame; `None` if none was, or
+    /// under other options than this solve's.
     pub fn partial(&mut self, space: &mut StateSpace, ply: u32, target: Target) -> Result<Option<Joined>> {
-        let Some(p) = self.progress.partial.iter().find(|p| p.ply == ply && p.target == target).cloned() else {
+        let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options());
+        let found = self.progress.partial.iter().find(|p| p.ply == ply && p.target == target);
+        let Some(p) = found.filter(|p| made_with(p) == self.options).cloned() else {
             return Ok(None);
         };
         let file = self.dir.join(&p.file);
@@ -304,9 +323,10 @@ impl SolveCheckpoint {
     }
 }
 
-/// Read and check `solve-checkpoint.json`: format, setup, checksum, and
-/// records that are plies 0, 1, ... forward and the last plies solved.
-fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
+/// Read and check `solve-checkpoint.json`: format, setup (of the same sets
+/// as `setup`), checksum, and records that are plies 0, 1, ... forward and
+/// the last plies solved. Returns the file's setup and records.
+fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progress)> {
     let text = std::fs::read_to_string(path).map_err(io(path))?;
     check_version(path, &text, "solve checkpoint", FORMAT, VERSION)?;
     let file: CheckpointFile =
@@ -314,7 +334,7 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
     if crc(&file) != file.crc32 {
         return Err(bad(path, "the checkpoint does not match its checksum"));
     }
-    file.setup.check(setup, path)?;
+    file.setup.check_same_sets(setup, path)?;
     let progress = file.progress;
     let forward_ok = progress.forward.iter().enumerate().all(|(i, r)| r.ply == i as u32)
         && progress.forward.len() as u32 <= cells + 1;
@@ -339,7 +359,7 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<Progress> {
         );
         return Err(bad(path, reason));
     }
-    Ok(progress)
+    Ok((file.setup, progress))
 }
 
 /// Load a BDD file whose BDDs must lie in `frame`'s variables.

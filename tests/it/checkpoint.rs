@@ -355,6 +355,55 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     }
 }
 
+/// A solve checkpoint is taken up by a solve that computes its pre-images
+/// otherwise (one relation per column, an image split) with the rows of the
+/// uninterrupted solve, however the stops fall: a pre-image saved part way
+/// under other settings is started over (taken as theirs, a part of one
+/// column's product would pass for the whole pre-image of one relation);
+/// a checkpoint of other frames (monolithic images) is refused.
+#[test]
+fn a_solve_checkpoint_resumes_under_other_image_settings_of_the_same_frames() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::{solve, solve_checkpoint::describe, ForwardOptions, ImageStrategy, SolveCheckpoint};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
+    let run = |dir: &std::path::Path, opts: &ForwardOptions, max_nodes| {
+        let config = Config { max_nodes, ..Config::default() };
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
+        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, opts, true)?;
+        ck.set_partial_every(std::time::Duration::ZERO);
+        let ck = Some((&mut ck, resume));
+        c4bdd::search::backward::solve_resumable(&mut space, opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()))
+    };
+    let max = Config::default().max_nodes;
+    let one = ForwardOptions::default();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let want: Vec<_> = rows(&solve(&mut space, &one, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
+    let columns = ForwardOptions { image: ImageStrategy::InPlaceColumns, ..one };
+    let split = ForwardOptions { image_split: 2, ..one };
+    let monolithic = ForwardOptions { image: ImageStrategy::Monolithic, ..one };
+    let mut inside = Vec::new();
+    for limit in (100_000..=160_000).step_by(10_000) {
+        for (first, then) in [(&columns, &one), (&one, &split), (&split, &columns)] {
+            let dir = tempfile::tempdir().unwrap();
+            assert!(run(dir.path(), first, limit).is_err(), "{limit} stops the solve");
+            let held = describe(dir.path()).unwrap();
+            if let Some((_, rest)) = held.split_once("part way (") {
+                inside.push(rest.split(' ').next().unwrap().parse::<u32>().unwrap());
+            }
+            let err = run(dir.path(), &monolithic, max).unwrap_err().to_string();
+            assert!(err.contains("other order or options"), "{err}");
+            // Stopped again under the new settings, then resumed under them.
+            let _ = run(dir.path(), then, limit + 20_000);
+            let resumed = run(dir.path(), then, max).unwrap();
+            assert_eq!(rows(&resumed.plies), want, "{first:?} then {then:?}, limit {limit}: {held}");
+        }
+    }
+    let columns_steps = u32::from(size.width);
+    assert!(inside.iter().any(|&k| k < columns_steps), "some stop fell inside a pre-image per column: {inside:?}");
+}
+
 /// A pre-image under an image split, stopped after any of its steps and
 /// taken up from the union saved there, equals the pre-image without a split.
 #[test]
