@@ -2,10 +2,10 @@
 //! runs: our 6x6 solves beside the paper's (the time of the fastest on one
 //! thread; the memory per node and the working set over the largest ply of
 //! the one with the fewest bytes per node), the paper's figures for 7x6, the
-//! 7x6 plies we solved (how fast the won and lost sets grow per ply), and
-//! the splits of the 6x6 solution's largest ply on its top variables, and
-//! solves whose pre-images were computed per column beside the same solves
-//! with one relation.
+//! 7x6 plies we solved (how fast the won and lost sets grow per ply), the
+//! splits of the 6x6 solution's largest ply on its top variables, and solves
+//! whose pre-images were computed in parts (per column, or on an image
+//! split) beside the same solves with one relation.
 
 use std::fmt::Write as _;
 
@@ -203,24 +203,29 @@ middle plies, so this is where the memory runs out first, not how large the midd
     Some(s)
 }
 
-/// The products of one relation over all moves, each beside its per-column
-/// twin (one relation per column, the products joined).
-const IN_PARTS: [(ImageStrategy, ImageStrategy); 2] =
-    [(ImageStrategy::InPlace, ImageStrategy::InPlaceColumns), (ImageStrategy::Monolithic, ImageStrategy::Columns)];
+/// The one relation over all moves whose products `image` computes in parts
+/// (one relation per column); `image` itself for a strategy of one relation.
+fn one_relation(image: ImageStrategy) -> ImageStrategy {
+    match image {
+        ImageStrategy::InPlaceColumns => ImageStrategy::InPlace,
+        ImageStrategy::Columns => ImageStrategy::Monolithic,
+        one => one,
+    }
+}
 
-/// What computing each pre-image per column and joining does to a solve's
-/// peak live nodes and time, and to the projected memory (`ram_gb`): every
-/// single-threaded solve with one relation beside its twin of the same sweep
-/// with one relation per column; empty without such a pair.
+/// What computing each pre-image in parts and joining them (per column, or
+/// on an image split) does to a solve's peak live nodes and time, and to the
+/// projected memory (`ram_gb`): every single-threaded solve in parts beside
+/// its twin of the same sweep with one relation and no split; empty without
+/// such a pair.
 fn preimages_in_parts(archive: &Archive, ram_gb: f64) -> String {
-    let solves = |image| archive.ok_runs(move |r| r.row.pass == Pass::Solve && r.row.image == image);
-    let pairs: Vec<(&Run, &Run)> = IN_PARTS
-        .iter()
-        .flat_map(|&(one, per_column)| {
-            solves(per_column).filter_map(move |parts| {
-                let key = Configuration { image: one, ..parts.configuration() };
-                solves(one).find(|whole| whole.configuration() == key).map(|whole| (whole, parts))
-            })
+    let solves = || archive.ok_runs(|r| r.row.pass == Pass::Solve && r.single_threaded());
+    let pairs: Vec<(&Run, &Run)> = solves()
+        .filter(|parts| parts.configuration().image_split > 0 || one_relation(parts.row.image) != parts.row.image)
+        .filter_map(|parts| {
+            let c = parts.configuration();
+            let key = Configuration { image: one_relation(c.image), image_split: 0, ..c };
+            solves().find(|whole| whole.configuration() == key).map(|whole| (whole, parts))
         })
         .collect();
     if pairs.is_empty() {
@@ -229,13 +234,13 @@ fn preimages_in_parts(archive: &Archive, ram_gb: f64) -> String {
     let sources: std::collections::BTreeSet<String> =
         pairs.iter().map(|(_, p)| p.source.display().to_string()).collect();
     let mut s = format!(
-        "Pre-images computed in parts and joined (`--image in-place-columns` and `columns`: one relational product \
-per move, the products joined with or; {}), against one product over all moves (`in-place`, `monolithic`), solves \
-on one thread:\n\n",
+        "Pre-images computed in parts and joined with or (`--image in-place-columns` and `columns`: one relational \
+product per move; `--image-split K`: one product per part of the operand cut on its top K state variables; {}), \
+against one product over all moves (`in-place`, `monolithic`), solves on one thread:\n\n",
         sources.into_iter().collect::<Vec<_>>().join(", ")
     );
-    s += "| board | one relation | per column | peak live nodes, one relation | per column | ratio | time (s), \
-one relation | per column |\n|---|---|---|---:|---:|---:|---:|---:|\n";
+    s += "| board | whole | in parts | peak live nodes, whole | in parts | ratio | time (s), whole | in parts \
+|\n|---|---|---|---:|---:|---:|---:|---:|\n";
     let mut ratios = Vec::new();
     for (whole, parts) in &pairs {
         let ratio = parts.row.peak_nodes as f64 / whole.row.peak_nodes.max(1) as f64;
@@ -246,8 +251,8 @@ one relation | per column |\n|---|---|---|---:|---:|---:|---:|---:|\n";
             s,
             "| {} | {} | {} | {} | {} | {ratio:.2} | {:.1} | {:.1} |",
             whole.board(),
-            whole.row.image,
-            parts.row.image,
+            whole.configuration().image_label(),
+            parts.configuration().image_label(),
             whole.row.peak_nodes,
             parts.row.peak_nodes,
             whole.row.time_s,
@@ -259,8 +264,9 @@ one relation | per column |\n|---|---|---|---:|---:|---:|---:|---:|\n";
         let _ = writeln!(
             s,
             "\nAt the in-place ratios measured ({low:.2} to {high:.2}), the projected memory above would be about \
-{:.0} to {:.0} GB, at the time ratios above. Per column also lets a ply's checkpoint keep its pre-images after \
-a move's product (at most every ten minutes), not only between the two pre-images.",
+{:.0} to {:.0} GB, at the time ratios above. Parts also let a ply's checkpoint keep its pre-images after \
+each part's product (at most every ten minutes), not only between the two pre-images; a resumed solve may \
+switch to them.",
             ram_gb * low,
             ram_gb * high
         );

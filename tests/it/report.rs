@@ -539,9 +539,9 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     let mut leanest: Option<(f64, String)> = None;
     // The layers of each board's count (compressed, paper order, with termination) of the fewest peak nodes.
     let mut layers: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
-    // Each solve with one in-place relation beside its twin with one per column.
+    // Each solve with one in-place relation beside its twin in parts (per column, or on an image split).
     let mut in_parts = Vec::new();
-    for exp in ["solve_6x6", "lean_store", "table1", "orders_7x6", "preimage_parts"] {
+    for exp in ["solve_6x6", "lean_store", "table1", "orders_7x6", "preimage_parts", "image_split"] {
         for sweep in std::fs::read_dir(results.join(exp)).unwrap().map(|e| e.unwrap().path()) {
             let to = root.join("results").join(exp).join(sweep.file_name().unwrap());
             std::fs::create_dir_all(&to).unwrap();
@@ -562,12 +562,14 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
                     }
                 }
             }
-            let solved = |image: &'static str| {
-                rows.iter().filter(move |r| r.pass == Pass::Solve && r.status == Status::Ok && r.run.ends_with(image))
+            let solved = |image: String| {
+                rows.iter().filter(move |r| r.pass == Pass::Solve && r.status == Status::Ok && r.run.ends_with(&image))
             };
-            for parts in solved("/in-place-columns") {
-                let whole = solved("/in-place").find(|w| w.run == parts.run.replace("/in-place-columns", "/in-place"));
-                in_parts.extend(whole.map(|w| (parts.width, parts.height, w.peak_nodes, parts.peak_nodes)));
+            for label in ["in-place-columns", "in-place/split-3"] {
+                for parts in solved(format!("/{label}")) {
+                    let whole = solved("/in-place".into()).find(|w| w.run == parts.run.replace(label, "in-place"));
+                    in_parts.extend(whole.map(|w| (parts.width, parts.height, label, w.peak_nodes, parts.peak_nodes)));
+                }
             }
             for r in
                 rows.iter().filter(|r| r.run.starts_with("6x6/") && r.pass == Pass::Solve && r.status == Status::Ok)
@@ -597,10 +599,12 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
     assert!(section.contains(&held) && section.contains(&format!("{} on 7x6 (", layers["7x6"].1)), "{held}: {section}");
     assert!(section.contains("| 1 (c1r1) | 2 | 0.600 | 1.000 |"), "{section}");
     assert!(section.contains("| 2 (c1r1 c1r2) | 4 | 0.350 | 0.880 |"), "{section}");
-    assert!(!in_parts.is_empty(), "a solve per column is archived beside its twin");
-    for (w, h, whole, parts) in in_parts {
+    for label in ["in-place-columns", "in-place/split-3"] {
+        assert!(in_parts.iter().any(|p| p.2 == label), "a solve {label} is archived beside its twin");
+    }
+    for (w, h, label, whole, parts) in in_parts {
         let ratio = parts as f64 / whole as f64;
-        let row = format!("| {w}x{h} | in-place | in-place-columns | {whole} | {parts} | {ratio:.2} |");
+        let row = format!("| {w}x{h} | in-place | {label} | {whole} | {parts} | {ratio:.2} |");
         assert!(section.contains(&row), "{row}: {section}");
     }
 }
