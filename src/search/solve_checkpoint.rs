@@ -184,9 +184,10 @@ const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 impl SolveCheckpoint {
     /// Open (creating it if needed) a checkpoint directory; returns what it
     /// holds. A checkpoint of other sets (another board, encoding, order,
-    /// termination or frames) is refused; see the module documentation. With `hold`, every layer is loaded; without, only those the
-    /// passes take up at once: the last layer of an unfinished forward pass
-    /// and the layer of the lowest solved ply.
+    /// termination or frames) is refused; see the module documentation.
+    /// With `hold`, every layer is loaded; without, only those the passes
+    /// take up at once: the last layer of an unfinished forward pass and the
+    /// layer of the lowest solved ply.
     pub fn open(
         dir: &Path,
         space: &mut StateSpace,
