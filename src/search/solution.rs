@@ -155,9 +155,12 @@ impl SolutionWriter {
 
     /// Write the manifest. The plies stored or adopted by this run come
     /// first; below the lowest of them, the plies the folder held before are
-    /// kept, down to the first whose file no longer matches its entry.
+    /// kept, down to the first whose file no longer matches its entry. Ply 0
+    /// is listed only with the value (a manifest of every ply has it): a pass
+    /// killed between storing ply 0 and [`SolutionWriter::finish`] leaves a
+    /// solution of plies 1 and up, and its rerun adopts ply 0's file.
     fn write(&self, space: &StateSpace, value: Option<Value>) -> Result<Manifest> {
-        let mut plies = self.plies.clone();
+        let mut plies: Vec<PlyFile> = self.plies.iter().filter(|p| value.is_some() || p.ply > 0).cloned().collect();
         plies.sort_by_key(|p| p.ply);
         let mut below = plies.first().map_or(space.size().cells() + 1, |p| p.ply);
         let mut held: Vec<&PlyFile> = self.held.iter().collect();

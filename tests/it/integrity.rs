@@ -223,45 +223,51 @@ fn a_stopped_solve_leaves_a_partial_solution_that_its_rerun_completes() {
 }
 
 /// A solve killed between plies (here its store callback fails after ply
-/// 16, and the writer is dropped unfinished, as a killed process leaves it)
-/// leaves the manifest of the plies it stored, each position of which gets
-/// the answer of the whole solution.
+/// 16, or after ply 0 before the value is written, and the writer is dropped
+/// unfinished, as a killed process leaves it) leaves the manifest of the
+/// plies it stored (never ply 0 without the value), each position of which
+/// gets the answer of the whole solution, and which its rerun takes up.
 #[test]
 fn a_solve_killed_between_plies_leaves_the_plies_it_stored() {
     let size = BoardSize { width: 5, height: 4 };
     let tmp = tempfile::tempdir().unwrap();
-    let (cut, whole) = (tmp.path().join("cut"), tmp.path().join("whole"));
+    let whole = tmp.path().join("whole");
     solve_into(&["-W", "5", "-H", "4"], &whole);
-    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
-    let mut writer = SolutionWriter::create(&cut, &space, &OrderSpec::PAPER).unwrap();
-    let killed = solve(
-        &mut space,
-        &ForwardOptions::default(),
-        |_| Ok(()),
-        |s, ply, win, lost| {
-            writer.store(s, ply, win, lost)?;
-            match ply {
-                16 => Err(Error::NodeLimit { capacity: 0, live: 0 }),
-                _ => Ok(()),
-            }
-        },
-    );
-    assert!(killed.is_err());
-    drop(writer);
-    let manifest = read_manifest(&cut);
-    assert_eq!(manifest.value, None, "a partial solution has no value");
-    assert_eq!(manifest.plies.iter().map(|p| p.ply).collect::<Vec<_>>(), (16..=20).collect::<Vec<_>>());
-    let (mut part, mut all) = (Solution::open(&cut).unwrap(), Solution::open(&whole).unwrap());
+    let mut all = Solution::open(&whole).unwrap();
     let explicit = ExplicitSolution::solve(size).unwrap();
-    let mut checked = 0;
-    for ply in 16..=20 {
-        for p in explicit.positions(ply).into_iter().filter(|p| !p.is_terminal()) {
-            assert_eq!(part.outcome(&p).unwrap(), all.outcome(&p).unwrap(), "{p:?}");
-            checked += 1;
+    for (stop, lowest, not_held) in [(16, 16, ("33", "not ply 2")), (0, 1, ("", "not ply 0"))] {
+        let cut = tmp.path().join(format!("cut-{stop}"));
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+        let mut writer = SolutionWriter::create(&cut, &space, &OrderSpec::PAPER).unwrap();
+        let killed = solve(
+            &mut space,
+            &ForwardOptions::default(),
+            |_| Ok(()),
+            |s, ply, win, lost| {
+                writer.store(s, ply, win, lost)?;
+                match ply == stop {
+                    true => Err(Error::NodeLimit { capacity: 0, live: 0 }),
+                    false => Ok(()),
+                }
+            },
+        );
+        assert!(killed.is_err());
+        drop(writer);
+        let manifest = read_manifest(&cut);
+        assert_eq!(manifest.value, None, "a partial solution has no value");
+        assert_eq!(manifest.plies.iter().map(|p| p.ply).collect::<Vec<_>>(), (lowest..=20).collect::<Vec<_>>());
+        let mut part = Solution::open(&cut).unwrap();
+        let mut checked = 0;
+        for ply in 16..=20 {
+            for p in explicit.positions(ply).into_iter().filter(|p| !p.is_terminal()) {
+                assert_eq!(part.outcome(&p).unwrap(), all.outcome(&p).unwrap(), "{p:?}");
+                checked += 1;
+            }
         }
+        assert!(checked > 1000, "{checked} positions");
+        refused(&query(&cut, not_held.0), &format!("cut-{stop}"), not_held.1);
+        assert!(SolutionWriter::create(&cut, &space, &OrderSpec::PAPER).is_ok(), "a rerun takes the solution up");
     }
-    assert!(checked > 1000, "{checked} positions");
-    refused(&query(&cut, "33"), "cut", "not ply 2");
 }
 
 /// `best --solution` with a ply file missing names it: a warning line (the
