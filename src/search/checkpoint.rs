@@ -70,9 +70,8 @@ impl Setup {
     pub(crate) fn check_same_sets(&self, wanted: &Setup, path: &Path) -> Result<()> {
         let (mine, theirs) = (&self.options, &wanted.options);
         let same_frames = (0..2).all(|ply| mine.image.frame_of(ply) == theirs.image.frame_of(ply));
-        let same_options = ForwardOptions { image: mine.image, image_split: mine.image_split, ..*theirs } == *mine;
-        let same_game = Setup { options: *mine, ..wanted.clone() } == *self;
-        if same_frames && same_options && same_game {
+        let with_my_images = ForwardOptions { image: mine.image, image_split: mine.image_split, ..*theirs };
+        if same_frames && (Setup { options: with_my_images, ..wanted.clone() }) == *self {
             return Ok(());
         }
         Err(self.refusal(path))
