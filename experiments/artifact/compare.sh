@@ -82,6 +82,13 @@ artifact_table() { # the artifact reports the view of the player to move
 }
 c4bdd_table() { awk -F, -v cols=ply,won,drawn,lost -f "$here/../columns.awk" "$1" | sort -n; }
 # The positions of all plies of such a table (printed as an integer).
+# written NAME: the artifact's results file NAME.csv in the work folder; its
+# later versions add the table's size, NAME_ls<LOG2>.csv.
+written() {
+  local f=$out/work/$1.csv
+  [ -e "$f" ] || f=$out/work/$1_ls$log2.csv
+  echo "$f"
+}
 table_total() { awk '{ s += $2 + $3 + $4 } END { printf "%.0f\n", s }' "$1"; }
 
 for round in $(seq "$rounds"); do
@@ -96,10 +103,10 @@ for round in $(seq "$rounds"); do
     timed "$log" "$out/build/$pass-$encflag.out" "$log2" "$w" "$h"
     if [ "$pass" = count ]; then
       positions=$(sed -n 's/^Total number of positions .*: \([0-9]*\)$/\1/p' "$log")
-      own=$(awk -F', *' 'NR == 2 { print $4 }' "$out/work/results_w${w}_h${h}.csv")
+      own=$(awk -F', *' 'NR == 2 { print $4 }' "$(written "results_w${w}_h${h}")")
     else
       own=$(sed -n 's/^Finished in \([0-9.]*\) seconds.$/\1/p' "$log")
-      artifact_table "$out/work/results_solve_w${w}_h${h}.csv" > "$out/work/artifact.table"
+      artifact_table "$(written "results_solve_w${w}_h${h}")" > "$out/work/artifact.table"
       positions=$(table_total "$out/work/artifact.table")
     fi
     [ -n "$positions" ] && [ -n "$own" ] || { echo "artifact $job: no total or time in its output (see $log)" >&2; exit 1; }
