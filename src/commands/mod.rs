@@ -182,6 +182,9 @@ struct Console<'a> {
     csv: Option<CsvOut>,
     /// The run's key, the `run` column of the CSV rows.
     key: String,
+    /// The most resident bytes the plies' records saw: a resumed run's
+    /// include those of the processes before this one.
+    peak_rss_bytes: u64,
 }
 
 impl Sink for Console<'_> {
@@ -225,6 +228,7 @@ impl Sink for Console<'_> {
     }
 
     fn counted(&mut self, r: &PlyRecord) -> crate::Result<()> {
+        self.peak_rss_bytes = self.peak_rss_bytes.max(r.peak_rss_bytes.unwrap_or(0));
         let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
@@ -235,6 +239,7 @@ impl Sink for Console<'_> {
     }
 
     fn solved(&mut self, p: &SolvePly) -> crate::Result<()> {
+        self.peak_rss_bytes = self.peak_rss_bytes.max(p.peak_rss_bytes.unwrap_or(0));
         println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
         let _ = std::io::stdout().flush();
         // Rows are written as plies are solved (from the last ply down), so
@@ -249,7 +254,7 @@ impl Sink for Console<'_> {
 /// Run `spec`, printing its table (and writing `--csv`); then its totals.
 fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
     spec.validate().map_err(InputError)?;
-    let mut console = Console { spec, csv_path: csv, csv: None, key: spec.key() };
+    let mut console = Console { spec, csv_path: csv, csv: None, key: spec.key(), peak_rss_bytes: 0 };
     let fresh_solution = spec.solution.as_ref().filter(|d| !d.exists());
     let finished = match execute(spec, &mut console) {
         Ok(finished) => finished,
@@ -264,7 +269,9 @@ fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()>
     };
     CsvOut::finish(console.csv)?;
     let t = &finished.totals;
-    let rss = peak_rss_bytes().map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
+    // The run's peak: this process's or, resumed, an earlier one's.
+    let run_peak = peak_rss_bytes().map(|own| own.max(console.peak_rss_bytes));
+    let rss = run_peak.map_or("unknown".to_string(), |b| format!("{:.1} MB", b as f64 / 1e6));
     let gc = t.gc_s / t.time_s.max(1e-9) * 100.0;
     match spec.pass {
         Pass::Count => {

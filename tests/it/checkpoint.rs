@@ -49,6 +49,33 @@ fn killed_counts_resume_to_the_uninterrupted_result() {
     assert!(resumed_any, "at least one kill came after a finished ply");
 }
 
+/// A resumed run's summary gives the run's peak RSS, at least that of every
+/// process before it (from the checkpoint's records): here a rerun of a
+/// finished count, whose own process only loads the last ply.
+#[test]
+fn a_resumed_count_reports_the_peak_rss_of_its_earlier_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let args = [&["count"][..], &BOARD, &["--checkpoint", ck.to_str().unwrap()]].concat();
+    assert!(c4bdd(&args).status.success());
+    let text = std::fs::read_to_string(ck.join("checkpoint.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let records = file["records"].as_array().unwrap();
+    let earlier = records.iter().map(|r| r["peak_rss_bytes"].as_u64().unwrap()).max().unwrap();
+    let out = c4bdd(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("resumed from the checkpoint"), "{stdout}");
+    let mb: f64 = stdout
+        .split("peak RSS ")
+        .nth(1)
+        .and_then(|rest| rest.split(" MB").next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no peak RSS in {stdout}"));
+    // The summary rounds to 0.1 MB.
+    assert!(mb >= earlier as f64 / 1e6 - 0.05, "peak RSS {mb} MB, an earlier process's {earlier} bytes");
+}
+
 #[test]
 fn damaged_or_foreign_checkpoints_are_refused() {
     let dir = tempfile::tempdir().unwrap();
