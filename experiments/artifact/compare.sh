@@ -81,7 +81,6 @@ artifact_table() { # the artifact reports the view of the player to move
   awk -F', *' 'NR > 1 { if ($3 % 2 == 0) print $3, $4, $5, $6; else print $3, $6, $5, $4 }' "$1" | sort -n
 }
 c4bdd_table() { awk -F, -v cols=ply,won,drawn,lost -f "$here/../columns.awk" "$1" | sort -n; }
-# The positions of all plies of such a table (printed as an integer).
 # written NAME: the artifact's results file NAME.csv in the work folder; its
 # later versions add the table's size, NAME_ls<LOG2>.csv.
 written() {
@@ -89,6 +88,7 @@ written() {
   [ -e "$f" ] || f=$out/work/$1_ls$log2.csv
   echo "$f"
 }
+# The positions of all plies of such a table (printed as an integer).
 table_total() { awk '{ s += $2 + $3 + $4 } END { printf "%.0f\n", s }' "$1"; }
 
 for round in $(seq "$rounds"); do
