@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use crate::encoding::EncodingKind;
+use crate::experiment::record::PlyRow;
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::TerminalStrategy;
@@ -86,8 +87,13 @@ fn ply_run_where(
     archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
 }
 
-fn series(name: String, run: &Run, y: impl Fn(&crate::experiment::record::PlyRow) -> f64) -> Series {
-    Series { name, points: run.plies.iter().map(|p| (p.ply as f64, y(p))).filter(|&(_, v)| v > 0.0).collect() }
+fn series(name: String, run: &Run, y: impl Fn(&PlyRow) -> f64) -> Series {
+    plies_series(name, &run.plies, y)
+}
+
+/// A series of `y` over `plies`, leaving out points at zero (log axes).
+fn plies_series(name: String, plies: &[PlyRow], y: impl Fn(&PlyRow) -> f64) -> Series {
+    Series { name, points: plies.iter().map(|p| (p.ply as f64, y(p))).filter(|&(_, v)| v > 0.0).collect() }
 }
 
 /// The files written so far, with what each holds (for plots/README.md).
@@ -217,7 +223,7 @@ fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bo
         Some((e, on, Some(ply_run(archive, board, e, off)?)))
     });
     let runs = both.or_else(|| encodings.into_iter().find_map(|e| Some((e, ply_run(archive, board, e, whole)?, None))));
-    let Some((enc, on, off)) = runs else { return Ok(false) };
+    let Some((enc, on, off)) = runs else { return figure2a_counting(out, archive, board).map(|()| false) };
     let name = format!("figure2a-{board}");
     let title = format!("{board}: states and BDD nodes per ply ({enc} encoding)");
     let mut series_list =
@@ -233,6 +239,26 @@ fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bo
     let chart = Chart { title: &title, x_label: "ply", y_label: "count", axes: Axes::PlyLog, series: series_list };
     out.chart(&name, &chart, what)?;
     Ok(off.is_some())
+}
+
+/// Figure 2a's form for a count still running (no finished count with
+/// termination): the plies it has finished so far, if any.
+fn figure2a_counting(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<()> {
+    let Some(run) = archive.counting(board) else { return Ok(()) };
+    let Some(last) = run.plies.last() else { return Ok(()) };
+    let encoding = run.key.split('/').nth(1).unwrap_or("?");
+    let title = format!(
+        "{board}: states and BDD nodes per ply ({encoding} encoding; counting, plies 0..{} of {})",
+        last.ply,
+        board.cells()
+    );
+    let series_list = vec![
+        plies_series("states".into(), &run.plies, |p| p.states as f64),
+        plies_series("BDD nodes".into(), &run.plies, |p| p.bdd_nodes as f64),
+    ];
+    let chart = Chart { title: &title, x_label: "ply", y_label: "count", axes: Axes::PlyLog, series: series_list };
+    let what = "Figure 2a's form for a count still running: states and BDD nodes of its finished plies";
+    out.chart(&format!("figure2a-{board}"), &chart, what)
 }
 
 /// Figure 2b: nodes per ply in both encodings.

@@ -426,7 +426,8 @@ fn partial_solves_are_read_back() {
 
 /// A count with per-ply rows and no row in runs.csv yet (stopped, to be
 /// resumed) is Table 1's status of its board: how many plies it counted and
-/// where; the account lists it among the boards not yet counted.
+/// where; the account lists it among the boards not yet counted, and its
+/// per-ply figure draws the plies counted so far.
 #[test]
 fn an_unfinished_count_is_its_boards_status() {
     let dir = tempfile::tempdir().unwrap();
@@ -445,6 +446,27 @@ fn an_unfinished_count_is_its_boards_status() {
     assert!(account.contains(&format!(" 4x4 ({status}; the paper's peak")), "{account}");
     let table1 = std::fs::read_to_string(root.join("plots/table1.md")).unwrap();
     assert!(table1.lines().any(|l| l.starts_with("| 4x4 |") && l.ends_with(&format!("| {status} |"))), "{table1}");
+    let (r, p, q, f) = (root.join("results"), root.join("plots"), root.join("repro.md"), reference());
+    let (r, q) = (r.to_str().unwrap(), q.to_str().unwrap());
+    let out = c4bdd(&[
+        "report",
+        "--results",
+        r,
+        "--plots",
+        p.to_str().unwrap(),
+        "--repro",
+        q,
+        "--reference",
+        &f,
+        "--board",
+        "4x4",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(p.join("figure2a-4x4.png").is_file() && p.join("figure2a-4x4.svg").is_file());
+    let svg = std::fs::read_to_string(p.join("figure2a-4x4.svg")).unwrap();
+    assert!(svg.contains("counting, plies 0..9 of 16"), "{svg}");
+    let readme = std::fs::read_to_string(p.join("README.md")).unwrap();
+    assert!(readme.contains("| figure2a-4x4.png, figure2a-4x4.svg | Figure 2a's form for a count still running"));
 }
 
 /// A board counted on two threads only counts in Table 1, marked with its
