@@ -87,6 +87,7 @@ fn ply_run_where(
     archive.best(|r| matches(r, "column-wise")).or_else(|| archive.best(|r| matches(r, "paper")))
 }
 
+/// A series of `y` over the plies of `run`.
 fn series(name: String, run: &Run, y: impl Fn(&PlyRow) -> f64) -> Series {
     plies_series(name, &run.plies, y)
 }
