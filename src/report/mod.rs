@@ -215,7 +215,8 @@ fn per_ply_figures(out: &mut Listing, archive: &Archive, boards: &[BoardSize]) -
 
 /// Figure 2a: states and nodes per ply, with and without termination, in
 /// the first encoding that has both, or else with termination only (in the
-/// first encoding that has it); whether it has both.
+/// first encoding that has it), or else the finished plies of a count still
+/// running; whether it has both.
 fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bool> {
     let (whole, off) = (TerminalStrategy::Whole, TerminalStrategy::Off);
     let encodings = [EncodingKind::Cellwise, EncodingKind::Compressed];
@@ -224,42 +225,33 @@ fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bo
         Some((e, on, Some(ply_run(archive, board, e, off)?)))
     });
     let runs = both.or_else(|| encodings.into_iter().find_map(|e| Some((e, ply_run(archive, board, e, whole)?, None))));
-    let Some((enc, on, off)) = runs else { return figure2a_counting(out, archive, board).map(|()| false) };
-    let name = format!("figure2a-{board}");
-    let title = format!("{board}: states and BDD nodes per ply ({enc} encoding)");
-    let mut series_list =
-        vec![series("states".into(), on, |p| p.states as f64), series("BDD nodes".into(), on, |p| p.bdd_nodes as f64)];
+    // A finished count, or else the finished plies of one still running.
+    let (encoding, on, off, counting) = match runs {
+        Some((enc, on, off)) => (enc.to_string(), &on.plies, off.map(|r| &r.plies), String::new()),
+        None => {
+            let Some(run) = archive.counting(board) else { return Ok(false) };
+            let Some(last) = run.plies.last() else { return Ok(false) };
+            let encoding = run.key.split('/').nth(1).unwrap_or("?").to_string();
+            (encoding, &run.plies, None, format!("; counting, plies 0..{} of {}", last.ply, board.cells()))
+        }
+    };
+    let title = format!("{board}: states and BDD nodes per ply ({encoding} encoding{counting})");
+    let mut series_list = vec![
+        plies_series("states".into(), on, |p| p.states as f64),
+        plies_series("BDD nodes".into(), on, |p| p.bdd_nodes as f64),
+    ];
     if let Some(off) = off {
-        series_list.insert(1, series("states, no termination".into(), off, |p| p.states as f64));
-        series_list.push(series("BDD nodes, no termination".into(), off, |p| p.bdd_nodes as f64));
+        series_list.insert(1, plies_series("states, no termination".into(), off, |p| p.states as f64));
+        series_list.push(plies_series("BDD nodes, no termination".into(), off, |p| p.bdd_nodes as f64));
     }
-    let what = match off {
-        Some(_) => "Figure 2a: states and BDD nodes per ply, with and without termination",
-        None => "Figure 2a's form: states and BDD nodes per ply",
+    let what = match (off, counting.is_empty()) {
+        (Some(_), _) => "Figure 2a: states and BDD nodes per ply, with and without termination",
+        (None, true) => "Figure 2a's form: states and BDD nodes per ply",
+        (None, false) => "Figure 2a's form for a count still running: states and BDD nodes of its finished plies",
     };
     let chart = Chart { title: &title, x_label: "ply", y_label: "count", axes: Axes::PlyLog, series: series_list };
-    out.chart(&name, &chart, what)?;
+    out.chart(&format!("figure2a-{board}"), &chart, what)?;
     Ok(off.is_some())
-}
-
-/// Figure 2a's form for a count still running (no finished count with
-/// termination): the plies it has finished so far, if any.
-fn figure2a_counting(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<()> {
-    let Some(run) = archive.counting(board) else { return Ok(()) };
-    let Some(last) = run.plies.last() else { return Ok(()) };
-    let encoding = run.key.split('/').nth(1).unwrap_or("?");
-    let title = format!(
-        "{board}: states and BDD nodes per ply ({encoding} encoding; counting, plies 0..{} of {})",
-        last.ply,
-        board.cells()
-    );
-    let series_list = vec![
-        plies_series("states".into(), &run.plies, |p| p.states as f64),
-        plies_series("BDD nodes".into(), &run.plies, |p| p.bdd_nodes as f64),
-    ];
-    let chart = Chart { title: &title, x_label: "ply", y_label: "count", axes: Axes::PlyLog, series: series_list };
-    let what = "Figure 2a's form for a count still running: states and BDD nodes of its finished plies";
-    out.chart(&format!("figure2a-{board}"), &chart, what)
 }
 
 /// Figure 2b: nodes per ply in both encodings.
