@@ -225,17 +225,19 @@ fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bo
         Some((e, on, Some(ply_run(archive, board, e, off)?)))
     });
     let runs = both.or_else(|| encodings.into_iter().find_map(|e| Some((e, ply_run(archive, board, e, whole)?, None))));
-    // A finished count, or else the finished plies of one still running.
-    let (encoding, on, off, counting) = match runs {
-        Some((enc, on, off)) => (enc.to_string(), &on.plies, off.map(|r| &r.plies), String::new()),
+    // A finished count, or else the finished plies of one still running
+    // (`counted_to`: the last of them).
+    let (encoding, on, off, counted_to) = match runs {
+        Some((enc, on, off)) => (enc.to_string(), &on.plies, off.map(|r| &r.plies), None),
         None => {
             let Some(run) = archive.counting(board) else { return Ok(false) };
             let Some(last) = run.plies.last() else { return Ok(false) };
             let encoding = run.key.split('/').nth(1).unwrap_or("?").to_string();
-            (encoding, &run.plies, None, format!("; counting, plies 0..{} of {}", last.ply, board.cells()))
+            (encoding, &run.plies, None, Some(last.ply))
         }
     };
-    let title = format!("{board}: states and BDD nodes per ply ({encoding} encoding{counting})");
+    let running = counted_to.map_or(String::new(), |last| format!("; counting, plies 0..{last} of {}", board.cells()));
+    let title = format!("{board}: states and BDD nodes per ply ({encoding} encoding{running})");
     let mut series_list = vec![
         plies_series("states".into(), on, |p| p.states as f64),
         plies_series("BDD nodes".into(), on, |p| p.bdd_nodes as f64),
@@ -244,10 +246,10 @@ fn figure2a(out: &mut Listing, archive: &Archive, board: BoardSize) -> Result<bo
         series_list.insert(1, plies_series("states, no termination".into(), off, |p| p.states as f64));
         series_list.push(plies_series("BDD nodes, no termination".into(), off, |p| p.bdd_nodes as f64));
     }
-    let what = match (off, counting.is_empty()) {
+    let what = match (off, counted_to) {
         (Some(_), _) => "Figure 2a: states and BDD nodes per ply, with and without termination",
-        (None, true) => "Figure 2a's form: states and BDD nodes per ply",
-        (None, false) => "Figure 2a's form for a count still running: states and BDD nodes of its finished plies",
+        (None, None) => "Figure 2a's form: states and BDD nodes per ply",
+        (None, Some(_)) => "Figure 2a's form for a count still running: states and BDD nodes of its finished plies",
     };
     let chart = Chart { title: &title, x_label: "ply", y_label: "count", axes: Axes::PlyLog, series: series_list };
     out.chart(&format!("figure2a-{board}"), &chart, what)?;
