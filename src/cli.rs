@@ -300,6 +300,12 @@ pub struct SweepArgs {
     /// them) under the spec's limits as they are now.
     #[arg(long)]
     pub retry: bool,
+    /// Compute the selected runs' images on an image split of K top variables (0 to 8) instead of
+    /// the spec's: how images are computed, not what they are, so each run keeps its key and its
+    /// checkpoint, which it takes up; the rows record K. For a run whose plies outlast a session:
+    /// its checkpoint then saves each image part way. Refused when the spec sweeps the split.
+    #[arg(long, value_name = "K")]
+    pub image_split: Option<u8>,
     /// Only list the runs and how far each is in the directory (finished with its status,
     /// or pending, with what its checkpoint holds); run and write nothing.
     #[arg(long, conflicts_with_all = ["report", "jobs", "retry"])]
@@ -409,7 +415,8 @@ pub struct ImageArgs {
     pub image: ImageStrategy,
     /// Split each image's (and pre-image's) operand on its top K state variables into 2^K parts,
     /// one product per part, the products joined (0: no split; at most 8). The same results; a
-    /// lower peak on some boards, and a checkpointed solve saves its pre-images after each part.
+    /// lower peak on some boards, and a checkpointed count or solve saves its images or pre-images
+    /// after each part.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub image_split: u8,
 }

@@ -76,6 +76,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
         results: args.results,
         quiet: args.quiet,
         retry: args.retry,
+        image_split: args.image_split,
     };
     if args.list {
         return list(&opts);

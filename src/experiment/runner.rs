@@ -48,6 +48,10 @@ pub struct SweepOptions {
     pub quiet: bool,
     /// Run again the selected runs that a limit stopped or that failed.
     pub retry: bool,
+    /// Compute the selected runs' images on this image split instead of the
+    /// spec's (their keys and checkpoints stay theirs); refused when the spec
+    /// sweeps the split.
+    pub image_split: Option<u8>,
 }
 
 /// Counts of what a sweep did.
@@ -120,13 +124,25 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     if !all.iter().any(wanted) {
         return refuse("--boards, --encodings, --orders and --threads together select no run of the spec".into());
     }
-    Ok(match opts.shard {
+    let mut runs: Vec<RunSpec> = match opts.shard {
         Some((i, n)) => all.into_iter().enumerate().filter(|(k, _)| k % n == i - 1).map(|(_, r)| r).collect(),
         None => all,
     }
     .into_iter()
     .filter(wanted)
-    .collect())
+    .collect();
+    if let Some(k) = opts.image_split {
+        if runs.iter().any(|r| r.swept.image_split) {
+            return refuse(format!("--image-split {k}: the spec sweeps image_split (its runs differ by it)"));
+        }
+        for run in &mut runs {
+            run.image_split = k;
+            if let Err(e) = run.validate() {
+                return refuse(format!("--image-split {k}: {e}"));
+            }
+        }
+    }
+    Ok(runs)
 }
 
 /// How long a sweep waits for the lock of its directory before it gives up.

@@ -300,6 +300,7 @@ impl ExperimentSpec {
             gc_cache: !g.gc_cache.is_empty(),
             min_cache_entries: !g.min_cache_entries.is_empty(),
             split3_cache_ratio: !g.split3_cache_ratio.is_empty(),
+            image_split: g.image_split.len() > 1,
         };
         // Each axis multiplies the settings so far, the earlier axes outermost.
         let mut settings = vec![self.manager.clone()];

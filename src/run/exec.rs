@@ -14,7 +14,9 @@ use crate::encoding::{Frame, StateSpace};
 use crate::error::InputError;
 use crate::search::backward::solve_resumable;
 use crate::search::solution::ply_label;
-use crate::search::{forward_from, Checkpoint, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly};
+use crate::search::{
+    forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
+};
 use crate::search::{Transition, Value};
 
 /// What a run reports as it goes. Every method has an empty default.
@@ -136,20 +138,16 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
         }
         None => (None, None),
     };
-    let mut records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
+    let records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
     if !records.is_empty() {
         sink.resumed(records.len(), 0);
     }
     records.iter().try_for_each(|r| sink.counted(r))?;
     let earlier: f64 = records.iter().map(|r| r.time_s).sum();
     let mut extra = CountFigures::new(spec, space)?;
-    let result = forward_from(space, &rules, resume, false, false, |space, r, states| {
-        let shown = sink.counted(r);
-        records.push(*r);
-        extra.add(space, &rules, r, states)?;
-        checkpoint.as_mut().map_or(Ok(()), |c| c.save(space, &records, states))?;
-        shown
-    });
+    let mut hooks = CountHooks { sink, records, extra: &mut extra, rules: &rules, checkpoint: checkpoint.as_mut() };
+    let result = forward_from(space, &rules, resume, false, false, &mut hooks);
+    let records = hooks.records;
     let (summary, _) = result.with_context(|| match records.last() {
         Some(r) => format!("count of board {} stopped at ply {}", spec.size(), r.ply + 1),
         None => format!("count of board {} stopped while building the transition relations", spec.size()),
@@ -168,6 +166,35 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
         complement_edges: extra.complement,
         ..Totals::default()
     })
+}
+
+/// What a count does as it goes: each ply shown, recorded, its figures
+/// added and checkpointed; each image saved part way.
+struct CountHooks<'a> {
+    sink: &'a mut dyn Sink,
+    records: Vec<PlyRecord>,
+    extra: &'a mut CountFigures,
+    rules: &'a Transition,
+    checkpoint: Option<&'a mut Checkpoint>,
+}
+
+impl Hooks for &mut CountHooks<'_> {
+    fn on_ply(&mut self, space: &mut StateSpace, r: &PlyRecord, states: Bdd) -> crate::Result<()> {
+        let shown = self.sink.counted(r);
+        self.records.push(*r);
+        self.extra.add(space, self.rules, r, states)?;
+        if let Some(c) = self.checkpoint.as_mut() {
+            c.save(space, &self.records, states)?;
+        }
+        shown
+    }
+
+    fn on_image(&mut self, space: &mut StateSpace, image: &ImageSoFar) -> crate::Result<()> {
+        match self.checkpoint.as_mut() {
+            Some(c) => c.save_image(space, image),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The figures a count adds beside its plies, built ply by ply.

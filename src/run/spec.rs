@@ -167,8 +167,9 @@ impl ManagerSettings {
 /// entry of the three-way split's table.
 pub const MAX_CACHE_RATIO: usize = 1024;
 
-/// Which manager settings a run's grid sweeps as axes: those are named in
-/// its key, so that runs differing only in them are told apart.
+/// Which manager settings (and whether the image split) a run's grid sweeps
+/// as axes: those are named in its key, so that runs differing only in them
+/// are told apart.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Swept {
     pub cache_ratio: bool,
@@ -181,6 +182,11 @@ pub struct Swept {
     pub min_cache_entries: bool,
     #[serde(default)]
     pub split3_cache_ratio: bool,
+    /// The image split, when the grid lists more than one (it changes how
+    /// images are computed, not what they are: a run not sweeping it may
+    /// change it between processes, e.g. `sweep --image-split`).
+    #[serde(default)]
+    pub image_split: bool,
 }
 
 impl Swept {
@@ -200,7 +206,7 @@ pub struct RunSpec {
     pub terminal: TerminalStrategy,
     pub image: ImageStrategy,
     /// Top variables each (pre-)image's operand is split on
-    /// ([`ForwardOptions::image_split`]; part of the key when not 0).
+    /// ([`ForwardOptions::image_split`]; part of the key when swept and not 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub image_split: u8,
     /// Threads of the BDD operations (part of the key when more than one).
@@ -208,7 +214,7 @@ pub struct RunSpec {
     pub threads: usize,
     pub limits: Limits,
     pub manager: ManagerSettings,
-    /// The manager settings its grid sweeps (part of the key).
+    /// The settings its grid sweeps (part of the key).
     #[serde(default, skip_serializing_if = "Swept::is_none")]
     pub swept: Swept,
     /// Which repetition of the run this is, from 1 (part of the key when more).
@@ -236,7 +242,8 @@ pub struct RunSpec {
 
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
-    /// then `/split-K` when each image is split on K > 0 top variables,
+    /// then `/split-K` when its grid sweeps the image split and each image is
+    /// split on K > 0 top variables,
     /// then `/N-threads` when the operations run on N > 1 threads, then
     /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P`, `/min-cache-E` and
     /// `/split3-cache-S` when its grid sweeps the cache ratio, the GC growth
@@ -244,7 +251,8 @@ impl RunSpec {
     /// the cache's floor or the three-way split table's ratio, then `/full-bdd` when a count also builds the BDD of all plies,
     /// `/down-to-K` when a solve stops at ply K, then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
-        let mut extra = if self.image_split > 0 { format!("/split-{}", self.image_split) } else { String::new() };
+        let split = self.swept.image_split && self.image_split > 0;
+        let mut extra = if split { format!("/split-{}", self.image_split) } else { String::new() };
         if self.threads > 1 {
             extra += &format!("/{}-threads", self.threads);
         }

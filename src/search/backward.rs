@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::forward::{forward_from, ForwardOptions, ForwardSummary, Resume};
+use super::forward::{forward_from, ForwardOptions, ForwardSummary, PlyRecord, Resume};
 use super::phases::{Phase, Phases};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
@@ -194,15 +194,17 @@ fn forward_layers(
     resume: &mut SolveResume,
     ck: &mut Option<&mut SolveCheckpoint>,
     hold: bool,
-) -> Result<(ForwardSummary, Vec<Option<Bdd>>, Vec<super::PlyRecord>)> {
+) -> Result<(ForwardSummary, Vec<Option<Bdd>>, Vec<PlyRecord>)> {
     let mut layers = std::mem::take(&mut resume.layers);
     let mut records = resume.forward.clone();
     // The checkpoint loads the last layer of an unfinished pass; a finished
     // pass takes no step, so its last states are not read.
-    let from = layers
-        .last()
-        .map(|&states| Resume { records: std::mem::take(&mut resume.forward), states: states.unwrap_or(Bdd::FALSE) });
-    let (forward, _) = forward_from(space, rules, from, false, true, |space, record, states| {
+    let from = layers.last().map(|&states| Resume {
+        records: std::mem::take(&mut resume.forward),
+        states: states.unwrap_or(Bdd::FALSE),
+        image: None,
+    });
+    let on_ply = |space: &mut StateSpace, record: &PlyRecord, states: Bdd| {
         records.push(*record);
         if hold {
             space.manager.pin(states);
@@ -212,7 +214,8 @@ fn forward_layers(
             Some(c) => c.save_layer(space, &records, states),
             None => Ok(()),
         }
-    })?;
+    };
+    let (forward, _) = forward_from(space, rules, from, false, true, on_ply)?;
     if !hold {
         // The layer an unfinished pass resumed from is not needed again.
         let lowest = resume.solved.last().map(|p| p.ply as usize);

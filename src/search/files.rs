@@ -1,11 +1,32 @@
 //! File helpers shared by solutions and checkpoints: errors that name the
-//! file, a writability check before long work, and atomic writes.
+//! file, a writability check before long work, atomic writes, and loading
+//! a BDD file checked against its label and frame.
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
 
-use crate::encoding::StateSpace;
+use crate::bdd::Bdd;
+use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
+
+/// The least time between two saves of an image or pre-image part way, by
+/// default: a ply of the 7x6 solve or the 7x7 count takes hours, a save of a
+/// few GB takes seconds.
+pub(crate) const PARTIAL_EVERY: Duration = Duration::from_secs(600);
+
+/// Load a BDD file (its label must be `label`) whose BDDs must lie in
+/// `frame`'s variables.
+pub(crate) fn load_in_frame(space: &mut StateSpace, file: &Path, label: &str, frame: Frame) -> Result<Vec<Bdd>> {
+    let roots = space.manager.load(file, label)?;
+    let in_frame = space.manager.var_set_vars(space.layout.set(frame));
+    for &f in &roots {
+        if space.manager.support(f).iter().any(|v| !in_frame.contains(v)) {
+            return Err(bad(file, "its BDDs are not over the variables of their ply's frame"));
+        }
+    }
+    Ok(roots)
+}
 
 /// The label of a stored BDD file (inside its checksum): the board and
 /// encoding of `space` and `what` the file holds, such as `states of ply 12`.

@@ -11,7 +11,7 @@
 //! happen at safe points between operations, under the manager's GC policy,
 //! and once more (then a retry) if an operation hits the node limit.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ use crate::measure;
 pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
 use super::phases::{Phase, Phases};
 pub use super::records::PlyRecord;
-use super::transition::{with_retry, Transition};
+use super::transition::{with_retry, Joined, Transition};
 
 /// The result of a whole forward pass.
 #[derive(Clone, Debug, Serialize)]
@@ -76,33 +76,65 @@ pub fn forward_with(
     keep_layers: bool,
     mut on_ply: impl FnMut(&PlyRecord) + Send,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
-    forward_from(space, rules, None, keep_layers, false, |_, r, _| {
+    forward_from(space, rules, None, keep_layers, false, |_: &mut StateSpace, r: &PlyRecord, _| {
         on_ply(r);
         Ok(())
     })
 }
 
-/// Where a resumed forward pass starts: the records of plies `0..=k` and the
-/// states of ply `k`.
+/// Where a resumed forward pass starts: the records of plies `0..=k`, the
+/// states of ply `k` and, if one was saved, the image of ply `k` part way.
 pub struct Resume {
     pub records: Vec<PlyRecord>,
     pub states: Bdd,
+    /// The image from ply `k` as far as it was joined (its union pinned; the
+    /// pass unpins it).
+    pub image: Option<ImageSoFar>,
 }
 
-/// The general forward pass: from the empty board or from `resume`;
-/// `on_ply` sees each new ply's record and states (e.g. to checkpoint them)
-/// and may stop the pass with an error. BDDs `on_ply` builds and keeps must
-/// be pinned: later plies collect garbage. With `count_terminal`, each
-/// record but the last counts its terminal states ([`PlyRecord::terminal`]).
+/// An image joined part way: the union of the first `joined.steps` products
+/// of the image from ply `ply`, with the ply's seconds and phases so far.
+#[derive(Clone, Copy, Debug)]
+pub struct ImageSoFar {
+    pub ply: u32,
+    pub joined: Joined,
+    pub time_s: f64,
+    pub phases: Phases,
+}
+
+/// What a forward pass hands out as it goes; either may stop the pass with
+/// an error. A closure is the hooks of its `on_ply`.
+pub trait Hooks: Send {
+    /// Each new ply's record and states (e.g. to checkpoint them). BDDs it
+    /// builds and keeps must be pinned: later plies collect garbage.
+    fn on_ply(&mut self, space: &mut StateSpace, record: &PlyRecord, states: Bdd) -> Result<()>;
+
+    /// Each image after each of its steps (the union alive until the next
+    /// collection), e.g. to save it part way.
+    fn on_image(&mut self, _space: &mut StateSpace, _image: &ImageSoFar) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<F: FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()> + Send> Hooks for F {
+    fn on_ply(&mut self, space: &mut StateSpace, record: &PlyRecord, states: Bdd) -> Result<()> {
+        self(space, record, states)
+    }
+}
+
+/// The general forward pass: from the empty board or from `resume` (an
+/// image saved part way is taken up from its last step), handing out what
+/// it makes to `hooks`. With `count_terminal`, each record but the last
+/// counts its terminal states ([`PlyRecord::terminal`]).
 pub fn forward_from(
     space: &mut StateSpace,
     rules: &Transition,
     resume: Option<Resume>,
     keep_layers: bool,
     count_terminal: bool,
-    on_ply: impl FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()> + Send,
+    hooks: impl Hooks,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
-    space.on_pool(|space| forward_on_pool(space, rules, resume, keep_layers, count_terminal, on_ply))
+    space.on_pool(|space| forward_on_pool(space, rules, resume, keep_layers, count_terminal, hooks))
 }
 
 /// [`forward_from`] on the pool's thread.
@@ -112,19 +144,19 @@ fn forward_on_pool(
     resume: Option<Resume>,
     keep_layers: bool,
     count_terminal: bool,
-    mut on_ply: impl FnMut(&mut StateSpace, &PlyRecord, Bdd) -> Result<()>,
+    mut hooks: impl Hooks,
 ) -> Result<(ForwardSummary, Vec<Bdd>)> {
     assert!(!(keep_layers && resume.is_some()), "a resumed pass has no earlier layers to keep");
     let start = Instant::now();
     let stats_before = space.manager.stats();
     let cells = space.size().cells();
     let mut layers = Vec::new();
-    let (mut plies, mut current, first) = match resume {
+    let (mut plies, mut current, first, mut saved_image) = match resume {
         Some(r) if !r.records.is_empty() => {
             let ply = r.records.len() as u32 - 1;
-            (r.records, r.states, ply)
+            (r.records, r.states, ply, r.image)
         }
-        _ => (Vec::with_capacity(cells as usize + 1), space.initial()?, 0),
+        _ => (Vec::with_capacity(cells as usize + 1), space.initial()?, 0, None),
     };
     let resumed = !plies.is_empty();
     let mut ply_start = Instant::now();
@@ -150,7 +182,7 @@ fn forward_on_pool(
         }
         if !(resumed && ply == first) {
             let record = record_ply(space, frame, ply, (current, sources), ply_start, &mut phases);
-            on_ply(space, &record, current)?;
+            hooks.on_ply(space, &record, current)?;
             plies.push(record);
         }
         if ply == cells {
@@ -158,14 +190,22 @@ fn forward_on_pool(
         }
         ply_start = Instant::now();
         phases = Phases::default();
-        current = match sources {
-            Some(alive) => {
-                let next = image_timed(space, rules, ply, alive, &mut phases);
-                space.manager.unpin(alive);
-                next?
+        let from = match saved_image.take() {
+            Some(saved) if saved.ply == ply => {
+                ply_start = Instant::now().checked_sub(Duration::from_secs_f64(saved.time_s)).unwrap_or(ply_start);
+                phases = saved.phases;
+                saved.joined
             }
-            None => step_timed(space, rules, ply, current, &mut phases)?,
+            _ => Joined::default(),
         };
+        let next = next_ply(space, rules, (ply, current, sources), from, ply_start, &mut phases, &mut hooks);
+        if from.steps > 0 {
+            space.manager.unpin(from.union);
+        }
+        current = next?;
+    }
+    if let Some(unused) = saved_image.filter(|s| s.joined.steps > 0) {
+        space.manager.unpin(unused.joined.union);
     }
     let stats = space.manager.stats();
     let peak_nodes = plies.iter().filter_map(|p| p.peak_nodes).fold(stats.peak_live, u64::max);
@@ -221,13 +261,9 @@ fn record_ply(
 
 /// The states of ply `ply + 1` from the states `states` of ply `ply`.
 pub fn step(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd) -> Result<Bdd> {
-    step_timed(space, rules, ply, states, &mut Phases::default())
-}
-
-/// [`step`], adding the time of its phases to `phases`.
-fn step_timed(space: &mut StateSpace, rules: &Transition, ply: u32, states: Bdd, phases: &mut Phases) -> Result<Bdd> {
-    let alive = remove_terminal(space, rules, ply, states, phases)?;
-    image_timed(space, rules, ply, alive, phases)
+    let mut phases = Phases::default();
+    let mut none = |_: &mut StateSpace, _: &PlyRecord, _| Ok(());
+    next_ply(space, rules, (ply, states, None), Joined::default(), Instant::now(), &mut phases, &mut none)
 }
 
 /// The non-terminal states among `states` (of ply `ply`), the sources of its image.
@@ -246,9 +282,35 @@ fn remove_terminal(
     Ok(alive)
 }
 
-/// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
-fn image_timed(space: &mut StateSpace, rules: &Transition, ply: u32, alive: Bdd, phases: &mut Phases) -> Result<Bdd> {
-    let next = phases.time(space, Phase::Image, |s| rules.image(s, ply, alive))?;
+/// The states of ply `ply + 1` from those of ply `ply` (`current`, with its
+/// non-terminal `sources` when they are split off already, pinned), the
+/// image taken up from `from`; `hooks` see it after each step, with the
+/// ply's time and phases so far.
+fn next_ply(
+    space: &mut StateSpace,
+    rules: &Transition,
+    (ply, current, sources): (u32, Bdd, Option<Bdd>),
+    from: Joined,
+    ply_start: Instant,
+    phases: &mut Phases,
+    hooks: &mut impl Hooks,
+) -> Result<Bdd> {
+    let alive = match sources {
+        Some(alive) => alive,
+        None => {
+            let alive = remove_terminal(space, rules, ply, current, phases)?;
+            space.manager.pin(alive);
+            alive
+        }
+    };
+    let (before, start, gc_before) = (*phases, Instant::now(), space.manager.gc_time());
+    let mut done = |s: &mut StateSpace, joined: Joined| {
+        let phases = before.with_running(s, Phase::Image, start, gc_before);
+        hooks.on_image(s, &ImageSoFar { ply, joined, time_s: ply_start.elapsed().as_secs_f64(), phases })
+    };
+    let next = phases.time(space, Phase::Image, |s| rules.image_from(s, ply, alive, from, &mut done));
+    space.manager.unpin(alive);
+    let next = next?;
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[alive, next]));
     Ok(next)
 }

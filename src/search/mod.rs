@@ -20,8 +20,8 @@ pub mod transition;
 pub use backward::{solve, SolvePly, SolveSummary, Value};
 pub use checkpoint::Checkpoint;
 pub use forward::{
-    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, ImageStrategy, PlyRecord, Resume,
-    TerminalStrategy, MAX_IMAGE_SPLIT,
+    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, Hooks, ImageSoFar, ImageStrategy,
+    PlyRecord, Resume, TerminalStrategy, MAX_IMAGE_SPLIT,
 };
 pub(crate) use options::is_zero;
 #[cfg(unix)]

@@ -2,7 +2,7 @@
 //! the garbage collections run inside it (those are counted apart, as `gc_s`).
 
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +117,14 @@ impl Phases {
         let outer = CURRENT.swap(phase.code(), Ordering::Relaxed);
         let r = f(space);
         CURRENT.store(outer, Ordering::Relaxed);
+        *self = self.with_running(space, phase, start, gc_before);
+        r
+    }
+
+    /// These phases with `phase`, running since `start` (when the manager's
+    /// collections had taken `gc_before`), added as [`Phases::time`] adds it
+    /// when it returns: for the phases so far of a ply saved part way.
+    pub fn with_running(mut self, space: &StateSpace, phase: Phase, start: Instant, gc_before: Duration) -> Phases {
         let gc = (space.manager.gc_time() - gc_before).as_secs_f64();
         let rest = (start.elapsed().as_secs_f64() - gc).max(0.0);
         self.gc_s += gc;
@@ -127,7 +135,7 @@ impl Phases {
             Phase::Gc => &mut self.gc_s,
             Phase::Split => &mut self.split_s,
         } += rest;
-        r
+        self
     }
 
     /// The phases of both, added.

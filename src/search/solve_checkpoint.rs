@@ -7,8 +7,8 @@
 //! (with its checksum recomputed) no longer matches the files; the files'
 //! names must be those their plies give.
 //!
-//! Within a ply, the two pre-images are saved part way (`pre-lost-NNN.bdd`,
-//! `pre-draw-NNN.bdd`: the union over the move relations joined so far), at
+//! Within a ply, the two pre-images are saved part way (`pre-lost-NNN-stepKKK.bdd`,
+//! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far), at
 //! most once per interval, so that a ply that outlasts a session resumes
 //! from its last saved relation; they go once the ply is solved.
 //!
@@ -33,7 +33,9 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
-use super::files::{bad, check_version, io, json_crc, label, writable_dir, write_atomic};
+use super::files::{
+    bad, check_version, io, json_crc, label, load_in_frame as load, writable_dir, write_atomic, PARTIAL_EVERY,
+};
 use super::options::ForwardOptions;
 use super::records::PlyRecord;
 use super::records::SolvePly;
@@ -86,9 +88,11 @@ struct Partial {
     options: Option<ForwardOptions>,
 }
 
-fn partial_file(ply: u32, target: Target) -> String {
+/// The name of the file of a pre-image over its first `steps` steps: each
+/// save a new file, so that the JSON always names a file that matches it.
+fn partial_file(ply: u32, target: Target, steps: usize) -> String {
     let set = if target == Target::Lost { "lost" } else { "draw" };
-    format!("pre-{set}-{ply:03}.bdd")
+    format!("pre-{set}-{ply:03}-step{steps:03}.bdd")
 }
 
 /// The label of a checkpoint's BDD file holding `what`, with the setup's
@@ -176,10 +180,6 @@ pub struct SolveCheckpoint {
     /// When a pre-image was last saved (or its ply started).
     last_partial: Instant,
 }
-
-/// The default of [`SolveCheckpoint::set_partial_every`]: a ply of the 7x6
-/// solve takes hours, its saves of a few GB take seconds.
-const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 
 impl SolveCheckpoint {
     /// Open (creating it if needed) a checkpoint directory; returns what it
@@ -270,8 +270,8 @@ impl SolveCheckpoint {
         Ok(())
     }
 
-    /// Save pre-images part way at most once per `every` (default ten
-    /// minutes; zero saves after every step).
+    /// Save pre-images part way at most once per `every` (default
+    /// [`PARTIAL_EVERY`]; zero saves after every step).
     pub fn set_partial_every(&mut self, every: Duration) {
         self.partial_every = every;
     }
@@ -283,11 +283,21 @@ impl SolveCheckpoint {
             return Ok(());
         }
         let options = (self.options != *self.setup.options()).then_some(self.options);
-        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target), options };
+        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target, joined.steps), options };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
+        let stale: Vec<String> = self
+            .progress
+            .partial
+            .iter()
+            .filter(|q| q.target == target && q.file != p.file)
+            .map(|q| q.file.clone())
+            .collect();
         self.progress.partial.retain(|q| q.target != target);
         self.progress.partial.push(p);
         self.write()?;
+        for file in stale {
+            let _ = std::fs::remove_file(self.dir.join(file));
+        }
         self.last_partial = Instant::now();
         Ok(())
     }
@@ -346,7 +356,8 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
         return Err(bad(path, "the records are not plies 0, 1, ... forward and the last plies solved"));
     }
     let solving = progress.solved.last().map(|p| p.ply.wrapping_sub(1));
-    if let Some(p) = progress.partial.iter().find(|p| Some(p.ply) != solving || p.file != partial_file(p.ply, p.target))
+    if let Some(p) =
+        progress.partial.iter().find(|p| Some(p.ply) != solving || p.file != partial_file(p.ply, p.target, p.steps))
     {
         return Err(bad(path, format!("a pre-image of ply {} in {:?} is not of the ply being solved", p.ply, p.file)));
     }
@@ -361,18 +372,6 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
         return Err(bad(path, reason));
     }
     Ok((file.setup, progress))
-}
-
-/// Load a BDD file whose BDDs must lie in `frame`'s variables.
-fn load(space: &mut StateSpace, file: &Path, label: &str, frame: crate::encoding::Frame) -> Result<Vec<Bdd>> {
-    let roots = space.manager.load(file, label)?;
-    let in_frame = space.manager.var_set_vars(space.layout.set(frame));
-    for &f in &roots {
-        if space.manager.support(f).iter().any(|v| !in_frame.contains(v)) {
-            return Err(bad(file, "its BDDs are not over the variables of their ply's frame"));
-        }
-    }
-    Ok(roots)
 }
 
 /// Load and check the `win` and `lost` BDDs of a solved ply; pinned.

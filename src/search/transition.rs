@@ -155,9 +155,19 @@ impl Transition {
         self.apply_moves(space, ply, target, false, from, done)
     }
 
-    /// The states of ply `ply + 1` from the non-terminal states `alive` of ply `ply`.
-    pub(crate) fn image(&self, space: &mut StateSpace, ply: u32, alive: Bdd) -> Result<Bdd> {
-        self.apply_moves(space, ply, alive, true, Joined::default(), &mut |_, _| Ok(()))
+    /// The states of ply `ply + 1` from the non-terminal states `alive` of
+    /// ply `ply`, taken up from `from` (the union of the products before step
+    /// `from.steps`); `done` sees the union after each step, as in
+    /// [`Transition::preimage_from`].
+    pub fn image_from(
+        &self,
+        space: &mut StateSpace,
+        ply: u32,
+        alive: Bdd,
+        from: Joined,
+        done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
+    ) -> Result<Bdd> {
+        self.apply_moves(space, ply, alive, true, from, done)
     }
 
     /// The image (`forward`) or pre-image of `f` under the moves from ply

@@ -483,14 +483,15 @@ fn a_resumed_count_keeps_the_peak_of_the_process_before_it() {
         let rules = Transition::build(&mut space, &opts).unwrap();
         let (mut ck, resume) = Checkpoint::open(dir.path(), &mut space, &opts).unwrap();
         let mut records: Vec<PlyRecord> = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
-        let result = forward_from(&mut space, &rules, resume, false, false, |space, r, states| {
-            records.push(*r);
-            ck.save(space, &records, states)?;
-            match stop == Some(r.ply) {
-                true => Err(c4bdd::error::Error::UnsupportedBoard { reason: "stopped".into() }),
-                false => Ok(()),
-            }
-        });
+        let result =
+            forward_from(&mut space, &rules, resume, false, false, |space: &mut StateSpace, r: &PlyRecord, states| {
+                records.push(*r);
+                ck.save(space, &records, states)?;
+                match stop == Some(r.ply) {
+                    true => Err(c4bdd::error::Error::UnsupportedBoard { reason: "stopped".into() }),
+                    false => Ok(()),
+                }
+            });
         (result.map(|(summary, _)| summary), space.manager.stats().peak_live, records)
     };
     let (whole, _, _) = run(None);

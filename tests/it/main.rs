@@ -17,6 +17,7 @@ mod common;
 mod count;
 mod down_to;
 mod fuzz;
+mod image_resume;
 mod integrity;
 mod newcomer;
 mod orders;

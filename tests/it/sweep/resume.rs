@@ -1,5 +1,5 @@
 //! Sweeps that stop and go on: kill -9, limits, a full disk, checkpoints inside a run,
-//! `--retry`, and stops told apart.
+//! `--retry`, `--image-split` on a run's checkpoint, and stops told apart.
 
 use super::*;
 
@@ -252,6 +252,44 @@ fn retry_continues_a_run_stopped_by_a_limit_from_its_checkpoint() {
     // --retry with --list is refused: listing writes nothing.
     let listed = c4bdd(&["sweep", open.to_str().unwrap(), "--out", out.to_str().unwrap(), "--list", "--retry"]);
     assert_eq!(listed.status.code(), Some(2));
+}
+
+/// `--image-split K` changes how the selected runs compute their images, not
+/// the runs: a run stopped by a limit keeps its key, takes up its checkpoint
+/// under the split (`--retry`) and ends with the rows of a sweep never
+/// stopped, its row recording K. A spec that sweeps the split, or a K out of
+/// range, is refused with one line and nothing written.
+#[test]
+fn image_split_on_the_command_line_takes_up_a_runs_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = "checkpoints = true\n[grid]\nboards = [\"5x4\"]\n";
+    let reference = dir.path().join("reference");
+    assert!(sweep(&write_spec(dir.path(), "open", grid), &reference, &[]).status.success());
+    let out = dir.path().join("out");
+    let limited = write_spec(dir.path(), "limited", &format!("{grid}[limits]\nmax_nodes = 20000\n"));
+    assert!(sweep(&limited, &out, &[]).status.success());
+    assert_eq!(read_rows::<RunRow>(&out.join("runs.csv")).unwrap()[0].status, Status::NodeLimit);
+    let times = |d: &Path| read_rows::<PlyRow>(&d.join("plies.csv")).unwrap().iter().map(|p| p.time_s).collect();
+    let before: Vec<f64> = times(&out);
+    let open = write_spec(dir.path(), "limited", grid);
+    let retried = sweep(&open, &out, &["--retry", "--image-split", "2"]);
+    assert!(retried.status.success(), "{}", String::from_utf8_lossy(&retried.stderr));
+    let results =
+        |d: &Path| stable_runs(d).into_iter().map(|(run, n, plies, _, s)| (run, n, plies, s)).collect::<Vec<_>>();
+    assert_eq!(results(&out), results(&reference), "the same run, its rows those of a sweep never stopped");
+    assert_eq!(stable_plies(&out), stable_plies(&reference));
+    assert_eq!(times(&out)[..before.len()], before[..], "the plies before the stop are the checkpoint's");
+    let row = read_rows::<RunRow>(&out.join("runs.csv")).unwrap().remove(0);
+    assert_eq!(row.image_split, Some(2), "the row records the split it ran with");
+    let swept = write_spec(dir.path(), "swept", "[grid]\nboards = [\"4x4\"]\nimage_split = [0, 2]\n");
+    for (spec, k) in [(&swept, "1"), (&open, "9")] {
+        let fresh = dir.path().join(format!("refused-{k}"));
+        let out = sweep(spec, &fresh, &["--image-split", k]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("--image-split {k}")) && err.trim_end().lines().count() == 1, "{err}");
+        assert!(!fresh.exists(), "nothing written");
+    }
 }
 
 /// A run whose allocation fails under its memory limit stops cleanly with
