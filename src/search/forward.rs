@@ -196,15 +196,17 @@ fn forward_on_pool(
                 phases = saved.phases;
                 saved.joined
             }
-            _ => Joined::default(),
+            Some(stale) => {
+                space.manager.unpin(stale.joined.union);
+                Joined::default()
+            }
+            None => Joined::default(),
         };
         let next = next_ply(space, rules, (ply, current, sources), from, ply_start, &mut phases, &mut hooks);
-        if from.steps > 0 {
-            space.manager.unpin(from.union);
-        }
+        space.manager.unpin(from.union);
         current = next?;
     }
-    if let Some(unused) = saved_image.filter(|s| s.joined.steps > 0) {
+    if let Some(unused) = saved_image {
         space.manager.unpin(unused.joined.union);
     }
     let stats = space.manager.stats();
