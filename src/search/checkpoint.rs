@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{bad, check_version, io, json_crc, label, load_in_frame, writable_dir, write_atomic, PARTIAL_EVERY};
 use super::forward::{ImageSoFar, Resume};
-use super::options::ForwardOptions;
+use super::options::{ForwardOptions, ImageStrategy};
 use super::phases::Phases;
 use super::records::PlyRecord;
 use super::transition::Joined;
@@ -176,14 +176,18 @@ fn image_file(ply: u32, steps: usize) -> String {
 }
 
 /// What the forward checkpoint in `dir` holds, in words ("36 plies
-/// counted", "..., the image from ply 35 part way (4 steps)"), or `None`
-/// when there is none (or it cannot be read).
+/// counted", "..., the image from ply 35 part way (4 of 16 steps)"), or
+/// `None` when there is none (or it cannot be read).
 pub fn describe(dir: &Path) -> Option<String> {
     let file: CheckpointFile =
         serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).ok()?).ok()?;
     let counted = format!("{} plies counted", file.records.len());
     Some(match file.image {
-        Some(image) => format!("{counted}, the image from ply {} part way ({} steps)", image.ply, image.steps),
+        Some(image) => {
+            let columns = matches!(image.options.image, ImageStrategy::Columns | ImageStrategy::InPlaceColumns);
+            let steps = (if columns { usize::from(file.setup.width) } else { 1 }) << image.options.image_split;
+            format!("{counted}, the image from ply {} part way ({} of {steps} steps)", image.ply, image.steps)
+        }
         None => counted,
     })
 }
@@ -274,7 +278,7 @@ impl Checkpoint {
     }
 
     /// Save images part way at most once per `every` (default
-    /// [`PARTIAL_EVERY`]; zero saves after every step).
+    /// ten minutes; zero saves after every step).
     pub fn set_partial_every(&mut self, every: Duration) {
         self.partial_every = every;
     }

@@ -271,7 +271,7 @@ impl SolveCheckpoint {
     }
 
     /// Save pre-images part way at most once per `every` (default
-    /// [`PARTIAL_EVERY`]; zero saves after every step).
+    /// ten minutes; zero saves after every step).
     pub fn set_partial_every(&mut self, every: Duration) {
         self.partial_every = every;
     }

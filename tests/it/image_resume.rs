@@ -75,6 +75,8 @@ fn a_count_stopped_inside_an_image_resumes_from_the_steps_saved() {
             assert!(saved.len() <= 1, "one image part way at most: {saved:?}");
             if let Some((_, steps)) = held.split_once("part way (") {
                 inside.push(steps.split(' ').next().unwrap().parse::<usize>().unwrap());
+                let all = if first.image == ImageStrategy::InPlaceColumns { SIZE.0 } else { 4 };
+                assert!(steps.ends_with(&format!(" of {all} steps)")), "{held}");
                 assert_eq!(saved.len(), 1, "{held}: its file is there");
             }
             let err = count(dir.path(), &monolithic, Config::default().max_nodes).unwrap_err().to_string();
