@@ -10,7 +10,7 @@
 //! Within a ply, the two pre-images are saved part way (`pre-lost-NNN-stepKKK.bdd`,
 //! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far), at
 //! most once per interval, so that a ply that outlasts a session resumes
-//! from its last saved relation; they go once the ply is solved.
+//! from its last saved step; they go once the ply is solved.
 //!
 //! A checkpoint is taken up by a solve of the same sets: the same board,
 //! encoding, order, termination and frames. How a pre-image is computed (one
