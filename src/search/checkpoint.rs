@@ -328,11 +328,12 @@ impl Checkpoint {
         };
         let label = file.image_label(space, &saved);
         space.manager.save(&[image.joined.union], &label, &self.dir.join(&saved.file))?;
+        let name = saved.file.clone();
         let old = file.image.replace(saved).map(|i| i.file);
         file.crc32 = file.crc();
         self.write()?;
         self.last_partial = Instant::now();
-        if let Some(stale) = old.filter(|f| *f != image_file(image.ply, image.joined.steps)) {
+        if let Some(stale) = old.filter(|f| *f != name) {
             let _ = std::fs::remove_file(self.dir.join(stale));
         }
         Ok(())
