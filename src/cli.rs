@@ -306,6 +306,12 @@ pub struct SweepArgs {
     /// its checkpoint then saves each image part way. Refused when the spec sweeps the split.
     #[arg(long, value_name = "K")]
     pub image_split: Option<u8>,
+    /// Cap the selected runs' computed cache at N entries (a power of two; 16 bytes each) instead
+    /// of the spec's: the cache's size, not the results, so each run keeps its key and its
+    /// checkpoint, which it takes up; the rows record N. For a long run resumed with memory to
+    /// spare. Refused when the spec sweeps max_cache_entries.
+    #[arg(long, value_name = "N")]
+    pub max_cache_entries: Option<usize>,
     /// Only list the runs and how far each is in the directory (finished with its status,
     /// or pending, with what its checkpoint holds); run and write nothing.
     #[arg(long, conflicts_with_all = ["report", "jobs", "retry"])]

@@ -77,6 +77,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
         quiet: args.quiet,
         retry: args.retry,
         image_split: args.image_split,
+        max_cache_entries: args.max_cache_entries,
     };
     if args.list {
         return list(&opts);

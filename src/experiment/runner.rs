@@ -52,6 +52,10 @@ pub struct SweepOptions {
     /// spec's (their keys and checkpoints stay theirs); refused when the spec
     /// sweeps the split.
     pub image_split: Option<u8>,
+    /// Cap the selected runs' computed cache at this many entries instead of
+    /// the spec's (keys and checkpoints stay theirs); refused when the spec
+    /// sweeps the cap.
+    pub max_cache_entries: Option<usize>,
 }
 
 /// Counts of what a sweep did.
@@ -102,7 +106,8 @@ fn sweep_dir(opts: &SweepOptions, spec: &ExperimentSpec, host: &str, rev: &Revis
 /// naming the spec.
 fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     let all = spec.runs().map_err(anyhow::Error::msg)?;
-    let refuse = |message: String| Err(SpecError { path: opts.spec.clone(), message }.into());
+    let spec_error = |message: String| SpecError { path: opts.spec.clone(), message };
+    let refuse = |message: String| Err(spec_error(message).into());
     if let Some(board) = opts.boards.iter().find(|b| !all.iter().any(|r| r.size() == **b)) {
         return refuse(format!("--boards {board}: the spec has no run of this board"));
     }
@@ -132,17 +137,34 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     .filter(wanted)
     .collect();
     if let Some(k) = opts.image_split {
-        if runs.iter().any(|r| r.swept.image_split) {
-            return refuse(format!("--image-split {k}: the spec sweeps image_split (its runs differ by it)"));
-        }
-        for run in &mut runs {
-            run.image_split = k;
-            if let Err(e) = run.validate() {
-                return refuse(format!("--image-split {k}: {e}"));
-            }
-        }
+        let flag = format!("--image-split {k}");
+        override_runs(&mut runs, flag, |r| r.swept.image_split, |r| r.image_split = k).map_err(spec_error)?;
+    }
+    if let Some(n) = opts.max_cache_entries {
+        let (flag, swept) = (format!("--max-cache-entries {n}"), |r: &RunSpec| r.swept.max_cache_entries);
+        override_runs(&mut runs, flag, swept, |r| r.manager.max_cache_entries = n).map_err(spec_error)?;
     }
     Ok(runs)
+}
+
+/// Set a value of the runs from the command line (`flag`, e.g.
+/// `--image-split 3`): refused (with the message) when the spec sweeps it
+/// (`swept`), since its runs then differ by it, or when a run is no longer valid.
+fn override_runs(
+    runs: &mut [RunSpec],
+    flag: String,
+    swept: impl Fn(&RunSpec) -> bool,
+    set: impl Fn(&mut RunSpec),
+) -> std::result::Result<(), String> {
+    if runs.iter().any(&swept) {
+        let name = flag.trim_start_matches("--").split(' ').next().unwrap_or_default().replace('-', "_");
+        return Err(format!("{flag}: the spec sweeps {name} (its runs differ by it)"));
+    }
+    for run in runs.iter_mut() {
+        set(run);
+        run.validate().map_err(|e| format!("{flag}: {e}"))?;
+    }
+    Ok(())
 }
 
 /// How long a sweep waits for the lock of its directory before it gives up.

@@ -260,7 +260,7 @@ fn retry_continues_a_run_stopped_by_a_limit_from_its_checkpoint() {
 /// stopped, its row recording K. A spec that sweeps the split, or a K out of
 /// range, is refused with one line and nothing written.
 #[test]
-fn image_split_on_the_command_line_takes_up_a_runs_checkpoint() {
+fn command_line_settings_take_up_a_runs_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let grid = "checkpoints = true\n[grid]\nboards = [\"5x4\"]\n";
     let reference = dir.path().join("reference");
@@ -272,7 +272,7 @@ fn image_split_on_the_command_line_takes_up_a_runs_checkpoint() {
     let times = |d: &Path| read_rows::<PlyRow>(&d.join("plies.csv")).unwrap().iter().map(|p| p.time_s).collect();
     let before: Vec<f64> = times(&out);
     let open = write_spec(dir.path(), "limited", grid);
-    let retried = sweep(&open, &out, &["--retry", "--image-split", "2"]);
+    let retried = sweep(&open, &out, &["--retry", "--image-split", "2", "--max-cache-entries", "4096"]);
     assert!(retried.status.success(), "{}", String::from_utf8_lossy(&retried.stderr));
     let results =
         |d: &Path| stable_runs(d).into_iter().map(|(run, n, plies, _, s)| (run, n, plies, s)).collect::<Vec<_>>();
@@ -281,13 +281,21 @@ fn image_split_on_the_command_line_takes_up_a_runs_checkpoint() {
     assert_eq!(times(&out)[..before.len()], before[..], "the plies before the stop are the checkpoint's");
     let row = read_rows::<RunRow>(&out.join("runs.csv")).unwrap().remove(0);
     assert_eq!(row.image_split, Some(2), "the row records the split it ran with");
+    assert_eq!(row.max_cache_entries, Some(4096), "and the cache's cap");
     let swept = write_spec(dir.path(), "swept", "[grid]\nboards = [\"4x4\"]\nimage_split = [0, 2]\n");
-    for (spec, k) in [(&swept, "1"), (&open, "9")] {
-        let fresh = dir.path().join(format!("refused-{k}"));
-        let out = sweep(spec, &fresh, &["--image-split", k]);
+    let capped = write_spec(dir.path(), "capped", "[grid]\nboards = [\"4x4\"]\nmax_cache_entries = [4096]\n");
+    let refused = [
+        (&swept, "--image-split", "1"),
+        (&open, "--image-split", "9"),
+        (&capped, "--max-cache-entries", "8192"),
+        (&open, "--max-cache-entries", "5000"),
+    ];
+    for (spec, flag, value) in refused {
+        let fresh = dir.path().join(format!("refused{flag}-{value}"));
+        let out = sweep(spec, &fresh, &[flag, value]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(&format!("--image-split {k}")) && err.trim_end().lines().count() == 1, "{err}");
+        assert!(err.contains(&format!("{flag} {value}")) && err.trim_end().lines().count() == 1, "{err}");
         assert!(!fresh.exists(), "nothing written");
     }
 }
