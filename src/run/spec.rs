@@ -336,7 +336,6 @@ impl RunSpec {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("threads: {} must be 1 to {MAX_THREADS}", self.threads));
         }
-        self.manager.check().map_err(|e| format!("manager.{e}"))?;
         if self.pass == Pass::Count && self.solution.is_some() {
             return Err("solution: a count has no solution to store".into());
         }
