@@ -137,28 +137,31 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     .filter(wanted)
     .collect();
     if let Some(k) = opts.image_split {
-        let flag = format!("--image-split {k}");
-        override_runs(&mut runs, flag, |r| r.swept.image_split, |r| r.image_split = k).map_err(spec_error)?;
+        override_runs(&mut runs, "image_split", k, |r| r.swept.image_split, |r| r.image_split = k)
+            .map_err(spec_error)?;
     }
     if let Some(n) = opts.max_cache_entries {
-        let (flag, swept) = (format!("--max-cache-entries {n}"), |r: &RunSpec| r.swept.max_cache_entries);
-        override_runs(&mut runs, flag, swept, |r| r.manager.max_cache_entries = n).map_err(spec_error)?;
+        let swept = |r: &RunSpec| r.swept.max_cache_entries;
+        override_runs(&mut runs, "max_cache_entries", n, swept, |r| r.manager.max_cache_entries = n)
+            .map_err(spec_error)?;
     }
     Ok(runs)
 }
 
-/// Set a value of the runs from the command line (`flag`, e.g.
-/// `--image-split 3`): refused (with the message) when the spec sweeps it
-/// (`swept`), since its runs then differ by it, or when a run is no longer valid.
+/// Set the runs' setting `key` to `value` from the command line (its flag
+/// `--key value`, with dashes): refused, with a message naming the flag,
+/// when the spec sweeps it (`swept`: its runs then differ by it) or when a
+/// run is no longer valid.
 fn override_runs(
     runs: &mut [RunSpec],
-    flag: String,
+    key: &str,
+    value: impl std::fmt::Display,
     swept: impl Fn(&RunSpec) -> bool,
     set: impl Fn(&mut RunSpec),
 ) -> std::result::Result<(), String> {
+    let flag = format!("--{} {value}", key.replace('_', "-"));
     if runs.iter().any(&swept) {
-        let name = flag.trim_start_matches("--").split(' ').next().unwrap_or_default().replace('-', "_");
-        return Err(format!("{flag}: the spec sweeps {name} (its runs differ by it)"));
+        return Err(format!("{flag}: the spec sweeps {key} (its runs differ by it)"));
     }
     for run in runs.iter_mut() {
         set(run);

@@ -254,11 +254,11 @@ fn retry_continues_a_run_stopped_by_a_limit_from_its_checkpoint() {
     assert_eq!(listed.status.code(), Some(2));
 }
 
-/// `--image-split K` changes how the selected runs compute their images, not
-/// the runs: a run stopped by a limit keeps its key, takes up its checkpoint
-/// under the split (`--retry`) and ends with the rows of a sweep never
-/// stopped, its row recording K. A spec that sweeps the split, or a K out of
-/// range, is refused with one line and nothing written.
+/// `--image-split K` and `--max-cache-entries N` change how the selected runs
+/// compute, not the runs: a run stopped by a limit keeps its key, takes up its
+/// checkpoint under them (`--retry`) and ends with the rows of a sweep never
+/// stopped, its row recording K and N. A spec that sweeps the setting, or a
+/// value out of range, is refused with one line and nothing written.
 #[test]
 fn command_line_settings_take_up_a_runs_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
