@@ -134,20 +134,32 @@ fn manifest(dir: &std::path::Path) -> (serde_json::Value, serde_json::Value) {
     (m["value"].clone(), m["plies"].clone())
 }
 
+/// How far a solve's checkpoint has come: its forward plies plus its solved
+/// plies (0 while there is none or it cannot be read).
+fn solve_stage(ck: &std::path::Path) -> usize {
+    let Ok(text) = std::fs::read_to_string(ck.join("solve-checkpoint.json")) else { return 0 };
+    let Ok(file) = serde_json::from_str::<serde_json::Value>(&text) else { return 0 };
+    let len = |key: &str| file["progress"][key].as_array().map_or(0, Vec::len);
+    len("forward") + len("solved")
+}
+
+/// Each run is killed twice, just after its checkpoint reaches a stage (a
+/// moment inside the next ply's work) and again during the resumed run; the
+/// kills follow the checkpoint, not the clock, so a loaded machine moves them
+/// no more than a quiet one.
 #[test]
 fn killed_solves_resume_to_the_uninterrupted_solution() {
     let dir = tempfile::tempdir().unwrap();
     let board = ["-W", "5", "-H", "4"];
     let (ref_csv, ref_out) = (dir.path().join("reference.csv"), dir.path().join("reference"));
     let ref_ck = dir.path().join("reference-ck");
-    let started = Instant::now();
     let args = [&["solve"][..], &board, &["--csv", ref_csv.to_str().unwrap(), "--out", ref_out.to_str().unwrap()]];
     let args = [&args.concat()[..], &["--checkpoint", ref_ck.to_str().unwrap()]].concat();
     assert!(c4bdd(&args).status.success());
-    let full = started.elapsed().as_secs_f64();
     let (want_rows, want_manifest) = (solve_rows(&ref_csv), manifest(&ref_out));
-    let mut resumed = 0;
-    for (i, fraction) in [0.1, 0.3, 0.45, 0.6, 0.75, 0.9].into_iter().enumerate() {
+    // 21 forward plies and 21 solved ones; the last kill leaves ten plies to solve.
+    assert_eq!(solve_stage(&ref_ck), 42);
+    for (i, stage) in [1, 6, 12, 19, 25, 28].into_iter().enumerate() {
         let (ck, csv, out) = (
             dir.path().join(format!("ck{i}")),
             dir.path().join(format!("{i}.csv")),
@@ -159,21 +171,16 @@ fn killed_solves_resume_to_the_uninterrupted_solution() {
             &["--checkpoint", ck.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--out", out.to_str().unwrap()],
         ]
         .concat();
-        // Two kills in a row, the second one during the resumed run.
-        for f in [fraction, fraction / 2.0] {
-            kill_after(&args, full * f);
+        for at in [stage, stage + 4] {
+            crate::common::kill_when(&args, || solve_stage(&ck) >= at, 120.0);
         }
-        // The manifest is written after every ply; a finished solve's has the value.
-        let finished = out.join("manifest.json").exists() && !manifest(&out).0.is_null();
-        if !finished {
-            let done = c4bdd(&args);
-            assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-            resumed += String::from_utf8_lossy(&done.stdout).contains("resumed from the checkpoint") as u32;
-        }
-        assert_eq!(solve_rows(&csv), want_rows, "kill at {fraction} of the run");
-        assert_eq!(manifest(&out), want_manifest, "kill at {fraction}: the same solution files");
+        let done = c4bdd(&args);
+        assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        assert!(stdout.contains("resumed from the checkpoint"), "killed at stage {stage}: {stdout}");
+        assert_eq!(solve_rows(&csv), want_rows, "killed at stage {stage}");
+        assert_eq!(manifest(&out), want_manifest, "killed at stage {stage}: the same solution files");
     }
-    assert!(resumed >= 3, "only {resumed} of 6 reruns resumed from a checkpoint");
 }
 
 /// A solve checkpoint whose forward records lack the terminal counts (as the
