@@ -20,12 +20,12 @@
 //!
 //! Every BDD that must survive a collection is pinned while it is needed.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::forward::{forward_from, ForwardOptions, ForwardSummary, PlyRecord, Resume};
-use super::phases::{Phase, Phases};
+use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
 use super::transition::{with_retry, Joined, Transition};
@@ -52,6 +52,8 @@ pub struct SolveSummary {
     /// The value of the empty board (`None` when the pass stopped above ply 0).
     pub value: Option<Value>,
     pub forward: ForwardSummary,
+    /// Wall time of both passes, and of the pre-images an earlier process
+    /// saved part way where the pass took them up.
     pub time_s: f64,
     pub gc_s: f64,
     /// The phases of every ply of both passes, added (`None` if a resumed
@@ -139,6 +141,10 @@ fn solve_on_pool(
     let mut next = take_up(space, &resume, &mut layers)?;
     let lowest_solved = resume.solved.last().map_or(layers.len() as u32, |p| p.ply);
     let bottom = down_to.unwrap_or(0).min(lowest_solved);
+    // The time of the first ply's pre-images saved by an earlier process,
+    // which its record and the summary's time include.
+    let so_far = lowest_solved.checked_sub(1).and_then(|i| ck.as_deref()?.so_far(i));
+    let taken_up_s = so_far.map_or(0.0, |s| s.time_s);
     for i in (bottom..lowest_solved).rev() {
         let states = match (layers[i as usize].take(), ck.as_deref()) {
             (Some(states), _) => states,
@@ -177,7 +183,7 @@ fn solve_on_pool(
         plies,
         value,
         forward,
-        time_s: start.elapsed().as_secs_f64(),
+        time_s: start.elapsed().as_secs_f64() + taken_up_s,
         gc_s: (stats.gc_time - gc_before).as_secs_f64(),
         phases,
         peak_nodes,
@@ -266,12 +272,14 @@ fn solve_ply(
     ck: Option<&mut SolveCheckpoint>,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
 ) -> Result<(SolvePly, Solved)> {
-    let ply_start = Instant::now();
-    let mut phases = Phases::default();
+    // A ply taken up from pre-images saved part way goes on from their time.
+    let so_far = ck.as_deref().and_then(|c| c.so_far(i)).unwrap_or_default();
+    let ply_start = Instant::now().checked_sub(Duration::from_secs_f64(so_far.time_s)).unwrap_or_else(Instant::now);
+    let mut phases = so_far.phases;
     // What the ply before left behind (only pinned sets survive), collected
     // under the GC policy as part of this ply.
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let (sets, terminal) = classify(space, rules, i, states, next, ck, &mut phases)?;
+    let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, ck, &mut phases)?;
     // The terminal count: counted above, by the forward pass, or (in a
     // checkpoint made before the forward pass counted it) split off for it.
     let terminal = match (terminal, forward.terminal) {
@@ -326,12 +334,12 @@ fn solve_ply(
 }
 
 /// Ply `i`'s win, draw and lost (pinned), and its terminal states where it
-/// splits them off (the last ply; see the module documentation).
+/// splits them off (the last ply; see the module documentation); the ply's
+/// clock started at `ply_start`.
 fn classify(
     space: &mut StateSpace,
     rules: &Transition,
-    i: u32,
-    states: Bdd,
+    (i, states, ply_start): (u32, Bdd, Instant),
     next: Option<Solved>,
     mut ck: Option<&mut SolveCheckpoint>,
     phases: &mut Phases,
@@ -349,8 +357,12 @@ fn classify(
         };
         // The union taken up is a root of every collection of the pre-image.
         space.manager.unpin(from.union);
-        let mut save =
-            |s: &mut StateSpace, joined| ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, i, target, joined));
+        let (before, start, gc_before) = (*phases, Instant::now(), space.manager.gc_time());
+        let mut save = |s: &mut StateSpace, joined| {
+            let phases = before.with_running(s, Phase::Image, start, gc_before);
+            let so_far = SoFar { time_s: ply_start.elapsed().as_secs_f64(), phases };
+            ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, (i, target), joined, so_far))
+        };
         let f = phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?;
         space.manager.pin(f);
         Ok(f)

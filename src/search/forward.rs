@@ -31,7 +31,8 @@ pub struct ForwardSummary {
     /// Positions at all plies (exact).
     pub positions: u128,
     pub plies: Vec<PlyRecord>,
-    /// Wall time of the pass, relation building included.
+    /// Wall time of the pass, relation building included, and of the image
+    /// an earlier process saved part way where the pass took one up.
     pub time_s: f64,
     /// Time spent in garbage collection.
     pub gc_s: f64,
@@ -159,6 +160,9 @@ fn forward_on_pool(
         _ => (Vec::with_capacity(cells as usize + 1), space.initial()?, 0, None),
     };
     let resumed = !plies.is_empty();
+    // The time of the image saved by an earlier process, which its ply's
+    // record and the summary's time include.
+    let mut taken_up_s = 0.0;
     let mut ply_start = Instant::now();
     let mut phases = Phases::default();
     for ply in first..=cells {
@@ -193,6 +197,7 @@ fn forward_on_pool(
         let from = match saved_image.take() {
             Some(saved) if saved.ply == ply => {
                 ply_start = Instant::now().checked_sub(Duration::from_secs_f64(saved.time_s)).unwrap_or(ply_start);
+                taken_up_s = saved.time_s;
                 phases = saved.phases;
                 saved.joined
             }
@@ -215,7 +220,7 @@ fn forward_on_pool(
         positions: plies.iter().map(|p| p.states).sum(),
         phases: Phases::total(plies.iter().map(|p| p.phases)),
         plies,
-        time_s: start.elapsed().as_secs_f64(),
+        time_s: start.elapsed().as_secs_f64() + taken_up_s,
         gc_s: (stats.gc_time - stats_before.gc_time).as_secs_f64(),
         peak_nodes,
         gc_runs: stats.gc_runs - stats_before.gc_runs,

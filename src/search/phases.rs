@@ -35,6 +35,15 @@ pub struct Phases {
     pub split_s: f64,
 }
 
+/// How far a ply had come when its work was saved part way: its seconds and
+/// phases so far. A process that takes the save up goes on from them, so the
+/// ply's record holds the work of every process but what was lost unsaved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SoFar {
+    pub time_s: f64,
+    pub phases: Phases,
+}
+
 fn is_zero(s: &f64) -> bool {
     *s == 0.0
 }

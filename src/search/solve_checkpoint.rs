@@ -37,6 +37,7 @@ use super::files::{
     bad, check_version, io, json_crc, label, load_in_frame as load, writable_dir, write_atomic, PARTIAL_EVERY,
 };
 use super::options::ForwardOptions;
+use super::phases::SoFar;
 use super::records::PlyRecord;
 use super::records::SolvePly;
 use super::transition::Joined;
@@ -86,6 +87,10 @@ struct Partial {
     /// (and then absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     options: Option<ForwardOptions>,
+    /// The ply's seconds and phases at the save (absent in checkpoints of
+    /// builds before them: a ply taken up from those starts its clock anew).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    so_far: Option<SoFar>,
 }
 
 /// The name of the file of a pre-image over its first `steps` steps: each
@@ -277,13 +282,21 @@ impl SolveCheckpoint {
     }
 
     /// Save `joined`, the pre-image of `target` into ply `ply + 1` over its
-    /// first steps, if the last such save is at least the interval ago.
-    pub fn save_partial(&mut self, space: &StateSpace, ply: u32, target: Target, joined: Joined) -> Result<()> {
+    /// first steps, with the ply's time and phases `so_far`, if the last such
+    /// save is at least the interval ago.
+    pub fn save_partial(
+        &mut self,
+        space: &StateSpace,
+        (ply, target): (u32, Target),
+        joined: Joined,
+        so_far: SoFar,
+    ) -> Result<()> {
         if self.last_partial.elapsed() < self.partial_every {
             return Ok(());
         }
         let options = (self.options != *self.setup.options()).then_some(self.options);
-        let p = Partial { ply, target, steps: joined.steps, file: partial_file(ply, target, joined.steps), options };
+        let file = partial_file(ply, target, joined.steps);
+        let p = Partial { ply, target, steps: joined.steps, file, options, so_far: Some(so_far) };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
         let stale: Vec<String> = self
             .progress
@@ -306,9 +319,7 @@ impl SolveCheckpoint {
     /// (pinned), checked against its label and frame; `None` if none was, or
     /// under other options than this solve's.
     pub fn partial(&mut self, space: &mut StateSpace, ply: u32, target: Target) -> Result<Option<Joined>> {
-        let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options());
-        let found = self.progress.partial.iter().find(|p| p.ply == ply && p.target == target);
-        let Some(p) = found.filter(|p| made_with(p) == self.options).cloned() else {
+        let Some(p) = self.taken_up(ply).find(|p| p.target == target).cloned() else {
             return Ok(None);
         };
         let file = self.dir.join(&p.file);
@@ -318,6 +329,18 @@ impl SolveCheckpoint {
         };
         space.manager.pin(union);
         Ok(Some(Joined { steps: p.steps, union }))
+    }
+
+    /// The time and phases of ply `ply` at its latest save that
+    /// [`SolveCheckpoint::partial`] takes up, if any.
+    pub fn so_far(&self, ply: u32) -> Option<SoFar> {
+        self.taken_up(ply).filter_map(|p| p.so_far).max_by(|a, b| a.time_s.total_cmp(&b.time_s))
+    }
+
+    /// The pre-images of ply `ply` saved part way under this solve's options.
+    fn taken_up(&self, ply: u32) -> impl Iterator<Item = &Partial> {
+        let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options());
+        self.progress.partial.iter().filter(move |p| p.ply == ply && made_with(p) == self.options)
     }
 
     fn write(&self) -> Result<()> {

@@ -373,8 +373,17 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
             if let Some((_, rest)) = held.split_once("part way (") {
                 joined.push(rest.split(' ').next().unwrap().parse::<u32>().unwrap());
             }
+            let saved = saved_so_far(dir.path());
             let resumed = run(Config::default().max_nodes).unwrap();
             assert_eq!(rows(&resumed.plies), want, "{image} split {image_split} limit {limit}: {held}");
+            // The ply taken up part way goes on from the saved time, and so
+            // does the summary's.
+            if let Some((ply, time_s, image_s)) = saved {
+                let record = resumed.plies.iter().find(|p| p.ply == ply).unwrap();
+                let phases = record.phases.unwrap();
+                assert!(record.time_s >= time_s && phases.image_s >= image_s, "ply {ply}: {record:?}, saved {time_s}");
+                assert!(resumed.time_s >= time_s, "the summary's {} s, the saved {time_s} s", resumed.time_s);
+            }
         }
         assert!(!joined.is_empty(), "{image} split {image_split}: some stop fell inside a ply's pre-images");
         // With the split, this board's stops fall between the pre-images (the
@@ -387,6 +396,19 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
             );
         }
     }
+}
+
+/// The ply, seconds and image seconds of the latest pre-image a solve
+/// checkpoint holds part way, if any.
+fn saved_so_far(dir: &std::path::Path) -> Option<(u32, f64, f64)> {
+    let text = std::fs::read_to_string(dir.join("solve-checkpoint.json")).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let partial = file["progress"]["partial"].as_array()?;
+    let so_far = |p: &serde_json::Value| {
+        let s = &p["so_far"];
+        (p["ply"].as_u64().unwrap() as u32, s["time_s"].as_f64().unwrap(), s["phases"]["image_s"].as_f64().unwrap())
+    };
+    partial.iter().map(so_far).max_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// A solve checkpoint is taken up by a solve that computes its pre-images

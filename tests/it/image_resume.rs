@@ -28,6 +28,11 @@ fn rows(records: &[PlyRecord]) -> Vec<(u32, u128, u64)> {
 /// nodes, saving images part way after every step: its records, or the
 /// error that stopped it.
 fn count(dir: &Path, opts: &ForwardOptions, max_nodes: usize) -> c4bdd::Result<Vec<PlyRecord>> {
+    Ok(count_summary(dir, opts, max_nodes)?.1)
+}
+
+/// [`count`], with the pass's summary time.
+fn count_summary(dir: &Path, opts: &ForwardOptions, max_nodes: usize) -> c4bdd::Result<(f64, Vec<PlyRecord>)> {
     let mut space = space(max_nodes);
     let rules = Transition::build(&mut space, opts)?;
     let (mut ck, resume) = Checkpoint::open(dir, &mut space, opts)?;
@@ -46,8 +51,9 @@ fn count(dir: &Path, opts: &ForwardOptions, max_nodes: usize) -> c4bdd::Result<V
             self.ck.save_image(space, image)
         }
     }
-    forward_from(&mut space, &rules, resume, false, false, Saving { ck: &mut ck, records: &mut records })?;
-    Ok(records)
+    let (summary, _) =
+        forward_from(&mut space, &rules, resume, false, false, Saving { ck: &mut ck, records: &mut records })?;
+    Ok((summary.time_s, records))
 }
 
 /// Files of the checkpoint holding an image part way.
@@ -91,8 +97,8 @@ fn a_count_stopped_inside_an_image_resumes_from_the_steps_saved() {
 }
 
 /// A ply taken up from its image part way keeps the time and phases of the
-/// process that saved it: its record's time is at least the saved time, and
-/// its phases add up to at most its time.
+/// process that saved it: its record's time, and the pass's, are at least
+/// the saved time, and its phases add up to at most its time.
 #[test]
 fn a_ply_taken_up_part_way_keeps_its_earlier_time() {
     let split = ForwardOptions { image_split: 2, ..ForwardOptions::default() };
@@ -103,9 +109,10 @@ fn a_ply_taken_up_part_way_keeps_its_earlier_time() {
             serde_json::from_str(&std::fs::read_to_string(dir.path().join("checkpoint.json")).unwrap()).unwrap();
         let Some(image) = json.get("image") else { continue };
         let (ply, earlier) = (image["ply"].as_u64().unwrap() as u32, image["time_s"].as_f64().unwrap());
-        let resumed = count(dir.path(), &split, Config::default().max_nodes).unwrap();
+        let (pass_s, resumed) = count_summary(dir.path(), &split, Config::default().max_nodes).unwrap();
         let record = resumed.iter().find(|r| r.ply == ply + 1).unwrap();
         assert!(record.time_s >= earlier, "ply {}: {} s, {earlier} s before the stop", ply + 1, record.time_s);
+        assert!(pass_s >= earlier, "the pass's {pass_s} s, {earlier} s before the stop");
         let phases = record.phases.unwrap();
         let sum = phases.terminal_s + phases.image_s + phases.count_s + phases.gc_s + phases.split_s;
         assert!(sum <= record.time_s + 1e-6, "phases {sum} s within the ply's {} s", record.time_s);
