@@ -95,29 +95,12 @@ fn table1_positions(s: &mut String, archive: &Archive, t1: &[Table1Row]) {
             )
         })
         .collect();
-    // What the largest count held, beside the missing boards' peaks.
-    let largest = archive
-        .runs
-        .iter()
-        .filter(|r| r.ok() && r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0 && r.papers_order())
-        .max_by_key(|r| r.row.peak_nodes)
-        .map(|r| {
-            format!(
-                " The largest count so far, {} ({}, {} thread{}), held {} M peak nodes in {:.1} GB.",
-                r.board(),
-                r.row.encoding,
-                r.row.threads.unwrap_or(1),
-                if r.single_threaded() { "" } else { "s" },
-                r.row.peak_nodes / 1_000_000,
-                r.row.peak_rss_bytes as f64 / 1e9
-            )
-        })
-        .unwrap_or_default();
+    let largest = largest_count(archive, t1, !missing.is_empty());
     let _ = write!(
         s,
         "## Table 1: positions of {} boards\n\nCommand: `c4bdd sweep experiments/table1.toml` (resumable), then \
 `c4bdd report`. Table: plots/table1.md.\n\nOurs: {run} boards counted, {same} equal to the paper's count{}.\n\n\
-Status: {}.{}\n\n",
+Status: {}.{}{largest}\n\n",
         t1.len(),
         if differ.is_empty() { String::new() } else { format!(", {} differ ({})", differ.len(), differ.join(", ")) },
         if differ.is_empty() && missing.is_empty() {
@@ -127,8 +110,37 @@ Status: {}.{}\n\n",
         } else {
             "differs"
         },
-        if missing.is_empty() { String::new() } else { format!(" Not yet counted: {}.{largest}", missing.join(", ")) }
+        if missing.is_empty() { String::new() } else { format!(" Not yet counted: {}.", missing.join(", ")) }
     );
+}
+
+/// What the largest count in the paper's order held (peak nodes, peak RSS),
+/// beside the paper's figures for its board; `so_far` while rows are missing.
+fn largest_count(archive: &Archive, t1: &[Table1Row], so_far: bool) -> String {
+    archive
+        .runs
+        .iter()
+        .filter(|r| r.ok() && r.row.pass == Pass::Count && r.row.peak_rss_bytes > 0 && r.papers_order())
+        .max_by_key(|r| r.row.peak_nodes)
+        .map(|r| {
+            let paper = t1.iter().find(|p| (p.width, p.height) == (r.row.width, r.row.height));
+            format!(
+                " The largest count{}, {} ({}, {} thread{}), held {} M peak nodes in {:.1} GB{}.",
+                if so_far { " so far" } else { "" },
+                r.board(),
+                r.row.encoding,
+                r.row.threads.unwrap_or(1),
+                if r.single_threaded() { "" } else { "s" },
+                r.row.peak_nodes / 1_000_000,
+                r.row.peak_rss_bytes as f64 / 1e9,
+                paper.map_or(String::new(), |p| format!(
+                    " (the paper: {} M nodes in {:.1} GB)",
+                    p.paper_peak_nodes / 1_000_000,
+                    p.paper_ram_gb
+                ))
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// Table 1's time, RAM and peak nodes.
