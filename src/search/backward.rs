@@ -143,8 +143,7 @@ fn solve_on_pool(
     let bottom = down_to.unwrap_or(0).min(lowest_solved);
     // The time of the first ply's pre-images saved by an earlier process,
     // which its record and the summary's time include.
-    let so_far = lowest_solved.checked_sub(1).and_then(|i| ck.as_deref()?.so_far(i));
-    let taken_up_s = so_far.map_or(0.0, |s| s.time_s);
+    let taken_up_s = lowest_solved.checked_sub(1).and_then(|i| ck.as_deref()?.so_far(i)).map_or(0.0, |s| s.time_s);
     for i in (bottom..lowest_solved).rev() {
         let states = match (layers[i as usize].take(), ck.as_deref()) {
             (Some(states), _) => states,

@@ -8,9 +8,10 @@
 //! names must be those their plies give.
 //!
 //! Within a ply, the two pre-images are saved part way (`pre-lost-NNN-stepKKK.bdd`,
-//! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far), at
-//! most once per interval, so that a ply that outlasts a session resumes
-//! from its last saved step; they go once the ply is solved.
+//! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far, with
+//! the ply's time and phases so far in the JSON), at most once per interval,
+//! so that a ply that outlasts a session resumes from its last saved step and
+//! its clock; they go once the ply is solved.
 //!
 //! A checkpoint is taken up by a solve of the same sets: the same board,
 //! encoding, order, termination and frames. How a pre-image is computed (one
