@@ -8,6 +8,7 @@ mod play;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -17,7 +18,7 @@ use crate::experiment::SweepOptions;
 use crate::measure::peak_rss_bytes;
 use crate::report::ReportOptions;
 use crate::run::{execute, Pass, RunSpec, Sink};
-use crate::search::{PlyRecord, SolvePly, TerminalStrategy};
+use crate::search::{PlyRecord, SolvePly, Step, TerminalStrategy};
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -187,11 +188,16 @@ struct Console<'a> {
     /// The most resident bytes the plies' records saw: a resumed run's
     /// include those of the processes before this one.
     peak_rss_bytes: u64,
+    /// A step's progress line is printed once this long has passed since
+    /// the last line (`last_line`).
+    progress_every: Duration,
+    last_line: Instant,
 }
 
 impl Sink for Console<'_> {
     fn started(&mut self, order: &str, threads: usize) -> Result<()> {
         self.csv = CsvOut::open(self.csv_path)?;
+        self.last_line = Instant::now();
         let s = self.spec;
         match s.pass {
             Pass::Count => {
@@ -234,6 +240,7 @@ impl Sink for Console<'_> {
         let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
         let _ = std::io::stdout().flush();
+        self.last_line = Instant::now();
         if let Some(csv) = self.csv.as_mut() {
             csv.write(PlyRow::counted(&self.key, r));
         }
@@ -244,6 +251,7 @@ impl Sink for Console<'_> {
         self.peak_rss_bytes = self.peak_rss_bytes.max(p.peak_rss_bytes.unwrap_or(0));
         println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
         let _ = std::io::stdout().flush();
+        self.last_line = Instant::now();
         // Rows are written as plies are solved (from the last ply down), so
         // a run stopped by a limit keeps every finished ply.
         if let Some(csv) = self.csv.as_mut() {
@@ -251,12 +259,28 @@ impl Sink for Console<'_> {
         }
         Ok(())
     }
+
+    fn step(&mut self, step: &Step) {
+        if self.last_line.elapsed() >= self.progress_every {
+            eprintln!("  ({step})");
+            self.last_line = Instant::now();
+        }
+    }
 }
 
-/// Run `spec`, printing its table (and writing `--csv`); then its totals.
-fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool) -> Result<()> {
+/// Run `spec`, printing its table (and writing `--csv`) and, at most every
+/// `progress` seconds, its images' steps; then its totals.
+fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool, progress: u64) -> Result<()> {
     spec.validate().map_err(InputError)?;
-    let mut console = Console { spec, csv_path: csv, csv: None, key: spec.key(), peak_rss_bytes: 0 };
+    let mut console = Console {
+        spec,
+        csv_path: csv,
+        csv: None,
+        key: spec.key(),
+        peak_rss_bytes: 0,
+        progress_every: Duration::from_secs(progress),
+        last_line: Instant::now(),
+    };
     let fresh_solution = spec.solution.as_ref().filter(|d| !d.exists());
     let finished = match execute(spec, &mut console) {
         Ok(finished) => finished,
@@ -327,7 +351,7 @@ pub fn count(args: CountArgs) -> Result<()> {
         complement_edges: args.complement_edges,
         ..args.manager.run(Pass::Count, &args.board, &args.encoding)?
     };
-    run_on_console(&spec, args.csv.as_deref(), args.stats)
+    run_on_console(&spec, args.csv.as_deref(), args.stats, args.image.progress)
 }
 
 pub fn solve(args: SolveArgs) -> Result<()> {
@@ -349,7 +373,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         );
         return Ok(());
     }
-    run_on_console(&spec, args.csv.as_deref(), args.stats)
+    run_on_console(&spec, args.csv.as_deref(), args.stats, args.image.progress)
 }
 
 /// The manifest of the run's solution folder when it already holds the whole

@@ -17,7 +17,7 @@ use crate::search::solution::ply_label;
 use crate::search::{
     forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
 };
-use crate::search::{Transition, Value};
+use crate::search::{Step, StepOf, Transition, Value};
 
 /// What a run reports as it goes. Every method has an empty default.
 pub trait Sink: Send {
@@ -41,6 +41,8 @@ pub trait Sink: Send {
     fn solved(&mut self, _ply: &SolvePly) -> crate::Result<()> {
         Ok(())
     }
+    /// A step of an image (a count's) or pre-image (a solve's) joined.
+    fn step(&mut self, _step: &Step) {}
 }
 
 /// A sink that ignores everything.
@@ -190,6 +192,8 @@ impl Hooks for &mut CountHooks<'_> {
     }
 
     fn on_image(&mut self, space: &mut StateSpace, image: &ImageSoFar) -> crate::Result<()> {
+        let (ply, done, time_s) = (image.ply, image.joined.steps, image.time_s);
+        self.sink.step(&Step { ply, of: StepOf::Image, done, steps: self.rules.steps(space, ply, true), time_s });
         match self.checkpoint.as_mut() {
             Some(c) => c.save_image(space, image),
             None => Ok(()),
@@ -267,6 +271,9 @@ fn solve(
         }
     }
     let mut lowest = None;
+    // Both the plies and the pre-images' steps go to the sink.
+    let sink = std::sync::Mutex::new(sink);
+    let to_sink = || sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let solved = solve_resumable(
         space,
         &opts,
@@ -274,9 +281,10 @@ fn solve(
         spec.down_to,
         |p| {
             lowest = Some(p.ply);
-            sink.solved(p)
+            to_sink().solved(p)
         },
         |space, ply, win, lost| writer.as_mut().map_or(Ok(()), |w| w.store(space, ply, win, lost)),
+        |step| to_sink().step(step),
     );
     let summary = match solved {
         Ok(summary) => summary,

@@ -28,7 +28,7 @@ use super::forward::{forward_from, ForwardOptions, ForwardSummary, PlyRecord, Re
 use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
-use super::transition::{with_retry, Joined, Transition};
+use super::transition::{with_retry, Joined, Step, StepOf, Transition};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
@@ -80,7 +80,7 @@ pub fn solve(
     on_ply: impl FnMut(&SolvePly) -> Result<()> + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
 ) -> Result<SolveSummary> {
-    solve_resumable(space, opts, None, None, on_ply, store)
+    solve_resumable(space, opts, None, None, on_ply, store, |_| ())
 }
 
 /// [`solve`] with a checkpoint: the work it holds is taken up (its solved
@@ -88,7 +88,8 @@ pub fn solve(
 /// layer and solved ply is saved to it. With `down_to` (which needs the
 /// checkpoint), the forward pass keeps no layer in memory and the retrograde
 /// pass reads each ply's states back from the checkpoint, solving from the
-/// last ply down to ply `down_to` only.
+/// last ply down to ply `down_to` only. `on_ply` and `store` are as for
+/// [`solve`]; `progress` sees each step of each pre-image.
 pub fn solve_resumable(
     space: &mut StateSpace,
     opts: &ForwardOptions,
@@ -96,9 +97,10 @@ pub fn solve_resumable(
     down_to: Option<u32>,
     on_ply: impl FnMut(&SolvePly) -> Result<()> + Send,
     store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
+    progress: impl FnMut(&Step) + Send,
 ) -> Result<SolveSummary> {
     assert!(down_to.is_none() || checkpoint.is_some(), "reading the layers back needs a checkpoint");
-    space.on_pool(|space| solve_on_pool(space, opts, checkpoint, down_to, on_ply, store))
+    space.on_pool(|space| solve_on_pool(space, opts, checkpoint, down_to, (on_ply, store, progress)))
 }
 
 /// The sets of one solved ply, from the view of the player to move; `draw`
@@ -117,8 +119,11 @@ fn solve_on_pool(
     opts: &ForwardOptions,
     checkpoint: Option<(&mut SolveCheckpoint, SolveResume)>,
     down_to: Option<u32>,
-    mut on_ply: impl FnMut(&SolvePly) -> Result<()>,
-    mut store: impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
+    (mut on_ply, mut store, mut progress): (
+        impl FnMut(&SolvePly) -> Result<()>,
+        impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
+        impl FnMut(&Step),
+    ),
 ) -> Result<SolveSummary> {
     if !opts.terminal.can_solve() {
         let reason = "solving needs the terminal states: use terminal whole or lines".to_string();
@@ -150,8 +155,8 @@ fn solve_on_pool(
             (None, Some(c)) => c.load_layer(space, i)?,
             (None, None) => unreachable!("a layer not held is read from the checkpoint"),
         };
-        let (record, sets) =
-            solve_ply(space, &rules, i, states, next, &records[i as usize], ck.as_deref_mut(), &mut store)?;
+        let keep = Keep { ck: ck.as_deref_mut(), progress: &mut progress };
+        let (record, sets) = solve_ply(space, &rules, (i, states, &records[i as usize]), next, keep, &mut store)?;
         let shown = on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
@@ -257,28 +262,32 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
     Ok(next)
 }
 
-/// Solve ply `i` from its states and the next ply's sets: its record, and its
-/// sets (all three pinned). `store` gets its win and lost while or after they
-/// are counted; the checkpoint, if any, keeps the pre-images part way.
-#[allow(clippy::too_many_arguments)]
+/// Where the steps of a ply's pre-images go: the checkpoint, if any (which
+/// saves them part way at its pace), and the progress lines.
+struct Keep<'a> {
+    ck: Option<&'a mut SolveCheckpoint>,
+    progress: &'a mut dyn FnMut(&Step),
+}
+
+/// Solve ply `i` from its states (and forward record) and the next ply's
+/// sets: its record, and its sets (all three pinned). `store` gets its win
+/// and lost while or after they are counted.
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
-    i: u32,
-    states: Bdd,
+    (i, states, forward): (u32, Bdd, &super::PlyRecord),
     next: Option<Solved>,
-    forward: &super::PlyRecord,
-    ck: Option<&mut SolveCheckpoint>,
+    keep: Keep,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
 ) -> Result<(SolvePly, Solved)> {
     // A ply taken up from pre-images saved part way goes on from their time.
-    let so_far = ck.as_deref().and_then(|c| c.so_far(i)).unwrap_or_default();
+    let so_far = keep.ck.as_deref().and_then(|c| c.so_far(i)).unwrap_or_default();
     let ply_start = Instant::now().checked_sub(Duration::from_secs_f64(so_far.time_s)).unwrap_or_else(Instant::now);
     let mut phases = so_far.phases;
     // What the ply before left behind (only pinned sets survive), collected
     // under the GC policy as part of this ply.
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, ck, &mut phases)?;
+    let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, keep, &mut phases)?;
     // The terminal count: counted above, by the forward pass, or (in a
     // checkpoint made before the forward pass counted it) split off for it.
     let terminal = match (terminal, forward.terminal) {
@@ -334,13 +343,13 @@ fn solve_ply(
 
 /// Ply `i`'s win, draw and lost (pinned), and its terminal states where it
 /// splits them off (the last ply; see the module documentation); the ply's
-/// clock started at `ply_start`.
+/// clock started at `ply_start`; the pre-images' steps go to `keep`.
 fn classify(
     space: &mut StateSpace,
     rules: &Transition,
     (i, states, ply_start): (u32, Bdd, Instant),
     next: Option<Solved>,
-    mut ck: Option<&mut SolveCheckpoint>,
+    Keep { mut ck, progress }: Keep,
     phases: &mut Phases,
 ) -> Result<(Solved, Option<Bdd>)> {
     let Some(next) = next else {
@@ -357,9 +366,11 @@ fn classify(
         // The union taken up is a root of every collection of the pre-image.
         space.manager.unpin(from.union);
         let (before, start, gc_before) = (*phases, Instant::now(), space.manager.gc_time());
-        let mut save = |s: &mut StateSpace, joined| {
+        let steps = rules.steps(space, i, false);
+        let mut save = |s: &mut StateSpace, joined: Joined| {
             let phases = before.with_running(s, Phase::Image, start, gc_before);
             let so_far = SoFar { time_s: ply_start.elapsed().as_secs_f64(), phases };
+            progress(&Step { ply: i, of: StepOf::PreImage(target), done: joined.steps, steps, time_s: so_far.time_s });
             ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, (i, target), joined, so_far))
         };
         let f = phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?;

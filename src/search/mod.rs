@@ -30,4 +30,4 @@ pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
 pub use solve_checkpoint::{SolveCheckpoint, SolveResume};
 pub use table::{open_table, SolutionTable, TableProbe};
-pub use transition::Transition;
+pub use transition::{Step, StepOf, Transition};

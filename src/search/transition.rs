@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::game::Player;
 
 use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
+use super::solve_checkpoint::Target;
 
 /// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
 pub(crate) fn with_retry<T>(
@@ -38,6 +39,38 @@ impl Default for Joined {
     /// None joined yet: the empty set.
     fn default() -> Joined {
         Joined { steps: 0, union: Bdd::FALSE }
+    }
+}
+
+/// What a (pre-)image is of: a ply's states (the forward pass), or the lost
+/// or drawn set of the ply above (the retrograde pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepOf {
+    Image,
+    PreImage(Target),
+}
+
+/// A step of a (pre-)image joined, for a progress line: `done` of its
+/// `steps` products, `time_s` into ply `ply` (seconds an earlier process
+/// saved with the union included).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    pub ply: u32,
+    pub of: StepOf,
+    pub done: usize,
+    pub steps: usize,
+    pub time_s: f64,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let of = match self.of {
+            StepOf::Image => "image",
+            StepOf::PreImage(Target::Lost) => "pre-image of the lost set",
+            StepOf::PreImage(Target::Draw) => "pre-image of the drawn set",
+        };
+        let Step { ply, done, steps, time_s, .. } = self;
+        write!(f, "ply {ply}: {of}, step {done} of {steps}, {time_s:.0} s into the ply")
     }
 }
 
@@ -185,9 +218,9 @@ impl Transition {
         from: Joined,
         done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
     ) -> Result<Bdd> {
-        let set = space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }));
+        let set = self.operand_set(space, ply, forward);
         let relations = &self.moves[ply as usize % 2];
-        let split_vars: Vec<Var> = space.manager.var_set_vars(set).into_iter().take(self.split as usize).collect();
+        let split_vars = self.split_vars(space, ply, forward);
         let steps = relations.len() << split_vars.len();
         let mut joined = from.union;
         let mut part = None;
@@ -212,6 +245,24 @@ impl Transition {
             }
         }
         Ok(joined)
+    }
+
+    /// The products an image (`forward`) or pre-image of the moves from ply
+    /// `ply` joins: one per relation and part of its operand.
+    pub fn steps(&self, space: &StateSpace, ply: u32, forward: bool) -> usize {
+        self.moves[ply as usize % 2].len() << self.split_vars(space, ply, forward).len()
+    }
+
+    /// The variables of the operand's set of an image (`forward`: ply
+    /// `ply`'s frame) or pre-image (ply `ply + 1`'s).
+    fn operand_set(&self, space: &StateSpace, ply: u32, forward: bool) -> crate::bdd::VarSet {
+        space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }))
+    }
+
+    /// The operand's top variables the image split cuts on (at most `split`).
+    fn split_vars(&self, space: &StateSpace, ply: u32, forward: bool) -> Vec<Var> {
+        let set = self.operand_set(space, ply, forward);
+        space.manager.var_set_vars(set).into_iter().take(self.split as usize).collect()
     }
 
     /// Unpin everything `build` pinned.

@@ -366,7 +366,15 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
                 let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true).unwrap();
                 ck.set_partial_every(std::time::Duration::ZERO);
                 let ck = Some((&mut ck, resume));
-                c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()))
+                c4bdd::search::backward::solve_resumable(
+                    &mut space,
+                    &opts,
+                    ck,
+                    None,
+                    |_| Ok(()),
+                    |_, _, _, _| Ok(()),
+                    |_| (),
+                )
             };
             assert!(run(limit).is_err(), "{image} split {image_split} {limit} stops the solve");
             let held = describe(dir.path()).unwrap();
@@ -430,7 +438,7 @@ fn a_solve_checkpoint_resumes_under_other_image_settings_of_the_same_frames() {
         let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, opts, true)?;
         ck.set_partial_every(std::time::Duration::ZERO);
         let ck = Some((&mut ck, resume));
-        c4bdd::search::backward::solve_resumable(&mut space, opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()))
+        c4bdd::search::backward::solve_resumable(&mut space, opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()), |_| ())
     };
     let max = Config::default().max_nodes;
     let one = ForwardOptions::default();

@@ -355,3 +355,34 @@ fn out_of_memory_stops_with_one_line_and_status_3() {
         layer = alive.flat_map(|p| (0..6).filter(|&c| p.can_play(c)).map(|c| p.play(c))).collect();
     }
 }
+
+/// The progress lines of a run's stderr without their seconds: (ply, what, step, steps).
+fn progress_lines(out: &Output) -> Vec<(u32, String, usize, usize)> {
+    let parse = |line: &str| {
+        let line = line.trim().strip_prefix("(ply ")?.strip_suffix(" s into the ply)")?;
+        let (ply, rest) = line.split_once(": ")?;
+        let (what, rest) = rest.split_once(", step ")?;
+        let (step, rest) = rest.split_once(" of ")?;
+        let (steps, _seconds) = rest.split_once(", ")?;
+        Some((ply.parse().ok()?, what.to_string(), step.parse().ok()?, steps.parse().ok()?))
+    };
+    stderr(out).lines().map(|l| parse(l).unwrap_or_else(|| panic!("not a progress line: {l}"))).collect()
+}
+
+#[test]
+fn progress_shows_every_step_of_each_image_and_pre_image() {
+    // A count: each ply's image below the last, in parts on the top variable.
+    let out = c4bdd(&["count", "-W", "4", "-H", "3", "--image-split", "1", "--progress", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let images: Vec<_> = (0..12).flat_map(|ply| (1..=2).map(move |k| (ply, "image".to_string(), k, 2))).collect();
+    assert_eq!(progress_lines(&out), images);
+    // A solve: both pre-images of every ply below the last, from the last ply down.
+    let out = c4bdd(&["solve", "-W", "4", "-H", "3", "--image-split", "2", "--progress", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pre = |ply: u32, of: &'static str| (1..=4).map(move |k| (ply, format!("pre-image of the {of} set"), k, 4));
+    let expected: Vec<_> = (0..12).rev().flat_map(|ply| pre(ply, "lost").chain(pre(ply, "drawn"))).collect();
+    assert_eq!(progress_lines(&out), expected);
+    // By default a line waits a minute: a small board's run prints none.
+    let out = c4bdd(&["solve", "-W", "4", "-H", "3", "--image-split", "2"]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", stderr(&out));
+}

@@ -22,6 +22,7 @@ fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
             None,
             |_| Ok(()),
             |_, _, _, _| Ok(()),
+            |_| (),
         )
         .unwrap();
         let text = std::fs::read_to_string(dir.path().join("solve-checkpoint.json")).unwrap();
