@@ -57,4 +57,4 @@ pub use model::{model_bytes, CACHE_ENTRY_BYTES};
 pub use node::{Bdd, Level, Var, MAX_VARS};
 pub use pairing::Pairing;
 pub use stats::{GcReport, Stats};
-pub use stored::StoredBdd;
+pub use stored::{checked_size_and_checksum, StoredBdd};

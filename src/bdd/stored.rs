@@ -74,6 +74,30 @@ fn read_at(file: &File, path: &Path, at: u64, len: usize) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// The length of a c4bdd BDD file and the checksum it ends with, once that
+/// checksum was found to match every byte before it (read a megabyte at a
+/// time, so a file of any size takes no more memory).
+pub fn checked_size_and_checksum(path: &Path) -> Result<(u64, u32)> {
+    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
+    let bad = |reason: &str| Error::BadFile { path: path.to_path_buf(), reason: reason.into() };
+    if len < MAGIC.len() as u64 + 4 || read_at(&file, path, 0, MAGIC.len())? != MAGIC[..] {
+        return Err(bad("not a c4bdd BDD file"));
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    let mut at = 0;
+    while at < len - 4 {
+        let n = (len - 4 - at).min(1 << 20);
+        hasher.update(&read_at(&file, path, at, n as usize)?);
+        at += n;
+    }
+    let stored = word(&read_at(&file, path, len - 4, 4)?, 0);
+    if hasher.finalize() != stored {
+        return Err(bad("failed its check: the file does not match its checksum"));
+    }
+    Ok((len, stored))
+}
+
 fn word(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
 }
@@ -291,17 +315,7 @@ impl StoredBdd {
             }
         }
         if let Records::Native { .. } = self.records {
-            let len = self.file.metadata().map_err(|source| Error::Io { path: self.path.clone(), source })?.len();
-            let mut hasher = crc32fast::Hasher::new();
-            let mut at = 0;
-            while at < len - 4 {
-                let n = (len - 4 - at).min(1 << 20);
-                hasher.update(&read_at(&self.file, &self.path, at, n as usize)?);
-                at += n;
-            }
-            if hasher.finalize() != word(&read_at(&self.file, &self.path, len - 4, 4)?, 0) {
-                return Err(self.bad("failed its check: the file does not match its checksum".into()));
-            }
+            checked_size_and_checksum(&self.path)?;
         }
         Ok(())
     }

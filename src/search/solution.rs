@@ -119,18 +119,8 @@ impl SolutionWriter {
     /// resumed solve): its size and checksum go into the manifest.
     pub fn adopt(&mut self, ply: u32) -> Result<()> {
         let file = ply_file(ply);
-        let path = self.dir.join(&file);
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
-        let crc32 = match bytes.len().checked_sub(4) {
-            Some(n) if crate::bdd::MAGIC.len() <= n && bytes.starts_with(crate::bdd::MAGIC) => {
-                u32::from_le_bytes(bytes[n..].try_into().expect("four bytes"))
-            }
-            _ => return Err(bad(&path, "not a c4bdd BDD file")),
-        };
-        if crc32fast::hash(&bytes[..bytes.len() - 4]) != crc32 {
-            return Err(bad(&path, "checksum mismatch"));
-        }
-        self.plies.push(PlyFile { ply, file, bytes: bytes.len() as u64, crc32 });
+        let (bytes, crc32) = crate::bdd::checked_size_and_checksum(&self.dir.join(&file))?;
+        self.plies.push(PlyFile { ply, file, bytes, crc32 });
         Ok(())
     }
 

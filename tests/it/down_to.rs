@@ -87,3 +87,30 @@ fn down_to_needs_a_checkpoint_and_a_ply_of_the_board() {
     assert!(err.contains("down_to: 17 is beyond the last ply of 4x4 (16)"), "{err}");
     assert!(!ck.exists(), "nothing is written for a refused run");
 }
+
+#[test]
+fn a_resumed_stage_checks_every_ply_file_its_solution_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (ck, out) = (tmp.path().join("ck"), tmp.path().join("sol"));
+    let stage = |k: &str| {
+        let (ck, out) = (ck.to_str().unwrap(), out.to_str().unwrap());
+        c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck, "--down-to", k, "--out", out])
+    };
+    ok(stage("10"));
+    let file = out.join("ply-12.bdd");
+    let intact = std::fs::read(&file).unwrap();
+    let mut damaged = intact.clone();
+    damaged[intact.len() / 2] ^= 0x10;
+    for (bytes, reason) in [(&damaged[..], "does not match its checksum"), (&intact[..3], "not a c4bdd BDD file")] {
+        std::fs::write(&file, bytes).unwrap();
+        let refused = stage("6");
+        let err = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success() && !err.contains("panicked"), "{err}");
+        assert!(
+            err.contains("ply 12 was solved before") && err.contains("ply-12.bdd") && err.contains(reason),
+            "{err}"
+        );
+    }
+    std::fs::write(&file, &intact).unwrap();
+    ok(stage("6"));
+}
