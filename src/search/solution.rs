@@ -316,24 +316,24 @@ impl Solution {
         self.manifest.plies.iter().find(|p| p.ply == ply).ok_or_else(|| bad(&self.dir, held))
     }
 
-    /// Load one ply's `(win, lost)` BDDs, after checking size and checksum.
+    /// Load one ply's `(win, lost)` BDDs: the file's size and the checksum it
+    /// ends with are checked against the manifest, then every byte against
+    /// that checksum as the file is read (a megabyte at a time).
     pub fn load_ply(&mut self, ply: u32) -> Result<(Bdd, Bdd)> {
         let entry = self.entry(ply)?;
-        let path = self.dir.join(&entry.file);
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
-        if bytes.len() as u64 != entry.bytes {
-            return Err(bad(&path, format!("{} bytes, the manifest says {}", bytes.len(), entry.bytes)));
+        let (path, want) = (self.dir.join(&entry.file), (entry.bytes, entry.crc32));
+        let file = std::fs::File::open(&path).map_err(io(&path))?;
+        let bytes = file.metadata().map_err(io(&path))?.len();
+        if bytes != want.0 {
+            return Err(bad(&path, format!("{bytes} bytes, the manifest says {}", want.0)));
         }
-        let stored = bytes.len().checked_sub(4).map(|n| u32::from_le_bytes(bytes[n..].try_into().unwrap()));
-        if stored != Some(entry.crc32) {
+        let mut tail = [0u8; 4];
+        let at = bytes.checked_sub(4).ok_or_else(|| bad(&path, "not a c4bdd BDD file"))?;
+        std::os::unix::fs::FileExt::read_exact_at(&file, &mut tail, at).map_err(io(&path))?;
+        if u32::from_le_bytes(tail) != want.1 {
             return Err(bad(&path, "checksum differs from the manifest"));
         }
-        let label = ply_label(&self.space, ply);
-        let roots = self.space.manager.load_from(&bytes[..], &label).map_err(|e| match e {
-            crate::bdd::LoadError::Bad(reason) => bad(&path, format!("failed its check: {reason}")),
-            crate::bdd::LoadError::Io(source) => Error::Io { path: path.clone(), source },
-            crate::bdd::LoadError::Limit(e) => e,
-        })?;
+        let roots = self.space.manager.load(&path, &ply_label(&self.space, ply))?;
         match roots[..] {
             [win, lost] => Ok((win, lost)),
             _ => Err(bad(&path, format!("{} BDDs, expected win and lost", roots.len()))),
