@@ -371,7 +371,8 @@ fn classify(
             let phases = before.with_running(s, Phase::Image, start, gc_before);
             let so_far = SoFar { time_s: ply_start.elapsed().as_secs_f64(), phases };
             progress(&Step { ply: i, of: StepOf::PreImage(target), done: joined.steps, steps, time_s: so_far.time_s });
-            ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, (i, target), joined, so_far))
+            let finished = joined.steps == steps;
+            ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, (i, target), (joined, finished), so_far))
         };
         let f = phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?;
         space.manager.pin(f);

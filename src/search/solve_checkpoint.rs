@@ -9,9 +9,10 @@
 //!
 //! Within a ply, the two pre-images are saved part way (`pre-lost-NNN-stepKKK.bdd`,
 //! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far, with
-//! the ply's time and phases so far in the JSON), at most once per interval,
-//! so that a ply that outlasts a session resumes from its last saved step and
-//! its clock; they go once the ply is solved.
+//! the ply's time and phases so far in the JSON), at most once per interval
+//! and once finished, so that a ply that outlasts a session resumes from its
+//! last saved step and its clock (after both pre-images, from the split);
+//! they go once the ply is solved.
 //!
 //! A checkpoint is taken up by a solve of the same sets: the same board,
 //! encoding, order, termination and frames. How a pre-image is computed (one
@@ -284,15 +285,17 @@ impl SolveCheckpoint {
 
     /// Save `joined`, the pre-image of `target` into ply `ply + 1` over its
     /// first steps, with the ply's time and phases `so_far`, if the last such
-    /// save is at least the interval ago.
+    /// save is at least the interval ago or the pre-image is `finished` (a
+    /// finished pre-image is always kept: the rest of the ply, the other
+    /// pre-image and the split, may outlast the process).
     pub fn save_partial(
         &mut self,
         space: &StateSpace,
         (ply, target): (u32, Target),
-        joined: Joined,
+        (joined, finished): (Joined, bool),
         so_far: SoFar,
     ) -> Result<()> {
-        if self.last_partial.elapsed() < self.partial_every {
+        if !finished && self.last_partial.elapsed() < self.partial_every {
             return Ok(());
         }
         let options = (self.options != *self.setup.options()).then_some(self.options);

@@ -406,6 +406,65 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     }
 }
 
+/// A finished pre-image is saved whatever the interval: a solve stopped
+/// after a ply's first pre-image (in the second, or in the split after both)
+/// resumes without building it again, with the rows of the uninterrupted
+/// solve. Under the default ten-minute interval no save falls part way.
+#[test]
+fn a_finished_pre_image_is_saved_and_not_built_again() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::solve_checkpoint::Target;
+    use c4bdd::search::{solve, ForwardOptions, SolveCheckpoint, Step, StepOf};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
+    let opts = ForwardOptions::default();
+    let run = |dir: &std::path::Path, max_nodes, steps: &mut Vec<Step>| {
+        let config = Config { max_nodes, ..Config::default() };
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
+        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, true).unwrap();
+        let ck = Some((&mut ck, resume));
+        let on_step = |s: &Step| steps.push(*s);
+        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()), on_step)
+    };
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
+    let (mut after_lost, mut after_both) = (0, 0);
+    for limit in (100_000..=160_000).step_by(5_000) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut before = Vec::new();
+        let stopped = run(dir.path(), limit, &mut before).unwrap_err();
+        let text = std::fs::read_to_string(dir.path().join("solve-checkpoint.json")).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let partial = file["progress"]["partial"].as_array().cloned().unwrap_or_default();
+        // Every pre-image held is finished: its steps are all the steps.
+        let last_steps = |target: Target| before.iter().rev().find(|s| s.of == StepOf::PreImage(target)).copied();
+        for p in &partial {
+            let target = if p["target"] == "lost" { Target::Lost } else { Target::Draw };
+            let step = last_steps(target).unwrap();
+            assert_eq!(p["relations"].as_u64().unwrap() as usize, step.steps, "limit {limit}: {p}");
+            assert_eq!(p["ply"].as_u64().unwrap() as u32, step.ply, "limit {limit}: {p}");
+        }
+        let mut after = Vec::new();
+        let resumed = run(dir.path(), Config::default().max_nodes, &mut after).unwrap();
+        assert_eq!(rows(&resumed.plies), want, "limit {limit} ({stopped})");
+        // A pre-image held is not built again: the resumed solve takes no
+        // step of it.
+        for p in &partial {
+            let (ply, lost) = (p["ply"].as_u64().unwrap() as u32, p["target"] == "lost");
+            let target = if lost { Target::Lost } else { Target::Draw };
+            let again = after.iter().filter(|s| s.ply == ply && s.of == StepOf::PreImage(target)).count();
+            assert_eq!(again, 0, "limit {limit}: ply {ply}'s {target:?} pre-image built again");
+        }
+        match partial.len() {
+            1 => after_lost += 1,
+            2 => after_both += 1,
+            _ => {}
+        }
+    }
+    assert!(after_lost > 0 && after_both > 0, "stops after one pre-image {after_lost}, after both {after_both}");
+}
+
 /// The ply, seconds and image seconds of the latest pre-image a solve
 /// checkpoint holds part way, if any.
 fn saved_so_far(dir: &std::path::Path) -> Option<(u32, f64, f64)> {
