@@ -265,7 +265,7 @@ against one product over all moves (`in-place`, `monolithic`), solves on one thr
             s,
             "\nAt the in-place ratios measured ({low:.2} to {high:.2}), the projected memory above would be about \
 {:.0} to {:.0} GB, at the time ratios above. Parts also let a ply's checkpoint keep its pre-images after \
-each part's product (at most every ten minutes), not only between the two pre-images; a resumed solve may \
+each part's product (at most every ten minutes), not only once each is finished; a resumed solve may \
 switch to them.",
             ram_gb * low,
             ram_gb * high

@@ -113,6 +113,14 @@ struct Solved {
     lost: Bdd,
 }
 
+/// What a ply is solved from: nothing (the last ply), the next ply's sets,
+/// or the two pre-images of those, held finished by the checkpoint.
+enum Next {
+    Last,
+    Sets(Solved),
+    Held,
+}
+
 /// [`solve_resumable`] on the pool's thread.
 fn solve_on_pool(
     space: &mut StateSpace,
@@ -166,16 +174,22 @@ fn solve_on_pool(
         let m = &mut space.manager;
         m.unpin(sets.win);
         m.unpin(states);
-        next = Some(sets);
+        next = Next::Sets(sets);
     }
-    let lowest = next.expect("the last ply was solved");
-    let value = (bottom == 0).then(|| match (lowest.win != Bdd::FALSE, lowest.draw != Bdd::FALSE) {
-        (true, _) => Value::FirstPlayerWins,
-        (false, true) => Value::Draw,
-        (false, false) => Value::SecondPlayerWins,
-    });
-    space.manager.unpin(lowest.draw);
-    space.manager.unpin(lowest.lost);
+    let value = match next {
+        Next::Sets(lowest) => {
+            space.manager.unpin(lowest.draw);
+            space.manager.unpin(lowest.lost);
+            (bottom == 0).then(|| match (lowest.win != Bdd::FALSE, lowest.draw != Bdd::FALSE) {
+                (true, _) => Value::FirstPlayerWins,
+                (false, true) => Value::Draw,
+                (false, false) => Value::SecondPlayerWins,
+            })
+        }
+        // Taken up above the ply of its held pre-images, with nothing to solve.
+        Next::Held => None,
+        Next::Last => unreachable!("the last ply was solved"),
+    };
     rules.release(&mut space.manager);
     plies.reverse();
     let phases = Phases::total(records.iter().map(|p| p.phases).chain(plies.iter().map(|p| p.phases)));
@@ -241,9 +255,10 @@ fn forward_layers(
 }
 
 /// The lowest solved ply of a checkpoint as the next ply's sets (its draw
-/// rebuilt from its states), pinned; the states of every solved ply unpinned.
-fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bdd>]) -> Result<Option<Solved>> {
-    let mut next = None;
+/// rebuilt from its states), pinned, unless the checkpoint holds their
+/// pre-images; the states of every solved ply unpinned.
+fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bdd>]) -> Result<Next> {
+    let mut next = if resume.pre_images_held { Next::Held } else { Next::Last };
     if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
         let states = layers[p.ply as usize].expect("the lowest solved ply's layer is loaded");
         let m = &mut space.manager;
@@ -251,7 +266,7 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
         let draw = pinned(m, |m| m.diff(states, decided))?;
         m.unpin(decided);
         m.unpin(win);
-        next = Some(Solved { win, draw, lost });
+        next = Next::Sets(Solved { win, draw, lost });
     }
     // The states of solved plies are not needed again (the loop unpins the rest).
     for p in &resume.solved {
@@ -276,7 +291,7 @@ fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
     (i, states, forward): (u32, Bdd, &super::PlyRecord),
-    next: Option<Solved>,
+    next: Next,
     keep: Keep,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
 ) -> Result<(SolvePly, Solved)> {
@@ -348,17 +363,22 @@ fn classify(
     space: &mut StateSpace,
     rules: &Transition,
     (i, states, ply_start): (u32, Bdd, Instant),
-    next: Option<Solved>,
+    next: Next,
     Keep { mut ck, progress }: Keep,
     phases: &mut Phases,
 ) -> Result<(Solved, Option<Bdd>)> {
-    let Some(next) = next else {
-        let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
-        space.manager.pin(alive);
-        space.manager.pin(terminal);
-        return Ok((Solved { win: Bdd::FALSE, draw: alive, lost: terminal }, Some(terminal)));
+    let next = match next {
+        Next::Last => {
+            let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
+            space.manager.pin(alive);
+            space.manager.pin(terminal);
+            return Ok((Solved { win: Bdd::FALSE, draw: alive, lost: terminal }, Some(terminal)));
+        }
+        Next::Sets(sets) => Some(sets),
+        Next::Held => None,
     };
-    let mut pre = |space: &mut StateSpace, target: Target, set: Bdd| -> Result<Bdd> {
+    // The pre-image of `set`, or the one the checkpoint holds finished.
+    let mut pre = |space: &mut StateSpace, target: Target, set: Option<Bdd>| -> Result<Bdd> {
         let from = match ck.as_deref_mut() {
             Some(c) => c.partial(space, i, target)?.unwrap_or_default(),
             None => Joined::default(),
@@ -374,12 +394,18 @@ fn classify(
             let finished = joined.steps == steps;
             ck.as_deref_mut().map_or(Ok(()), |c| c.save_partial(s, (i, target), (joined, finished), so_far))
         };
-        let f = phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?;
+        let f = match set {
+            Some(set) => phases.time(space, Phase::Image, |s| rules.preimage_from(s, i, set, from, &mut save))?,
+            None => {
+                assert_eq!(from.steps, steps, "ply {i}: a pre-image held finished has all its steps");
+                from.union
+            }
+        };
         space.manager.pin(f);
         Ok(f)
     };
-    let to_lost = pre(space, Target::Lost, next.lost)?;
-    let to_draw = pre(space, Target::Draw, next.draw)?;
+    let to_lost = pre(space, Target::Lost, next.map(|n| n.lost))?;
+    let to_draw = pre(space, Target::Draw, next.map(|n| n.draw))?;
     release_for_split(space, next, phases);
     let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
         let m = &mut s.manager;
@@ -398,8 +424,10 @@ fn classify(
 /// the split's results need room beside the ply's states and the two
 /// pre-images, and the next ply's sets (no longer needed) and the
 /// pre-images' intermediate nodes are then the largest garbage of the ply.
-fn release_for_split(space: &mut StateSpace, next: Solved, phases: &mut Phases) {
-    space.manager.unpin(next.draw);
-    space.manager.unpin(next.lost);
+fn release_for_split(space: &mut StateSpace, next: Option<Solved>, phases: &mut Phases) {
+    if let Some(next) = next {
+        space.manager.unpin(next.draw);
+        space.manager.unpin(next.lost);
+    }
     phases.time(space, Phase::Gc, |s| s.manager.gc(&[]));
 }

@@ -93,6 +93,9 @@ struct Partial {
     /// builds before them: a ply taken up from those starts its clock anew).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     so_far: Option<SoFar>,
+    /// Whether `steps` are all the pre-image's steps (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    finished: bool,
 }
 
 /// The name of the file of a pre-image over its first `steps` steps: each
@@ -158,7 +161,14 @@ pub struct SolveResume {
     /// until [`SolveCheckpoint::load_layer`] (see [`SolveCheckpoint::open`]).
     pub layers: Vec<Option<Bdd>>,
     pub solved: Vec<SolvePly>,
+    /// `win` and `lost` of the lowest solved ply; `None` when no ply is
+    /// solved or when `pre_images_held`.
     pub lowest: Option<(Bdd, Bdd)>,
+    /// Whether the checkpoint holds both pre-images of the ply below the
+    /// lowest solved one, finished, under this solve's options: that ply is
+    /// then solved from them, and the lowest solved ply (its layer, `win`
+    /// and `lost`) is not loaded.
+    pub pre_images_held: bool,
 }
 
 /// What the solve checkpoint in `dir` holds, in words ("43 layers, 12
@@ -219,13 +229,15 @@ impl SolveCheckpoint {
         let progress = &checkpoint.progress;
         let cells = space.size().cells();
         let lowest_ply = progress.solved.last().map(|p| p.ply);
+        let held = lowest_ply.and_then(|p| p.checked_sub(1)).is_some_and(|i| checkpoint.pre_images_held(i));
         let mut layers = Vec::new();
         for record in &progress.forward {
             let unfinished_last = record.ply + 1 == progress.forward.len() as u32 && record.ply < cells;
-            let needed = hold || unfinished_last || Some(record.ply) == lowest_ply;
+            let needed = hold || unfinished_last || (Some(record.ply) == lowest_ply && !held);
             layers.push(if needed { Some(checkpoint.load_layer(space, record.ply)?) } else { None });
         }
         let lowest = match (&progress.solved_file, progress.solved.last()) {
+            _ if held => None,
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
                 Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, states, record)?)
@@ -233,7 +245,8 @@ impl SolveCheckpoint {
             _ => None,
         };
         let forward = progress.forward.clone();
-        let resume = SolveResume { forward, layers, solved: progress.solved.clone(), lowest };
+        let solved = progress.solved.clone();
+        let resume = SolveResume { forward, layers, solved, lowest, pre_images_held: held };
         Ok((checkpoint, resume))
     }
 
@@ -300,7 +313,7 @@ impl SolveCheckpoint {
         }
         let options = (self.options != *self.setup.options()).then_some(self.options);
         let file = partial_file(ply, target, joined.steps);
-        let p = Partial { ply, target, steps: joined.steps, file, options, so_far: Some(so_far) };
+        let p = Partial { ply, target, steps: joined.steps, file, options, so_far: Some(so_far), finished };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
         let stale: Vec<String> = self
             .progress
@@ -339,6 +352,12 @@ impl SolveCheckpoint {
     /// [`SolveCheckpoint::partial`] takes up, if any.
     pub fn so_far(&self, ply: u32) -> Option<SoFar> {
         self.taken_up(ply).filter_map(|p| p.so_far).max_by(|a, b| a.time_s.total_cmp(&b.time_s))
+    }
+
+    /// Whether both pre-images of ply `ply` are saved finished under this
+    /// solve's options.
+    fn pre_images_held(&self, ply: u32) -> bool {
+        self.taken_up(ply).filter(|p| p.finished).count() == 2
     }
 
     /// The pre-images of ply `ply` saved part way under this solve's options.

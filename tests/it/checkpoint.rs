@@ -409,7 +409,9 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
 /// A finished pre-image is saved whatever the interval: a solve stopped
 /// after a ply's first pre-image (in the second, or in the split after both)
 /// resumes without building it again, with the rows of the uninterrupted
-/// solve. Under the default ten-minute interval no save falls part way.
+/// solve; after both, without reading the ply above (its file removed here).
+/// Under the default ten-minute interval no save falls part way. Both with
+/// every layer held and with the layers read back (`--down-to`).
 #[test]
 fn a_finished_pre_image_is_saved_and_not_built_again() {
     use c4bdd::bdd::Config;
@@ -419,21 +421,23 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
     let opts = ForwardOptions::default();
-    let run = |dir: &std::path::Path, max_nodes, steps: &mut Vec<Step>| {
+    let run = |dir: &std::path::Path, down_to: Option<u32>, max_nodes, steps: &mut Vec<Step>| {
         let config = Config { max_nodes, ..Config::default() };
         let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
-        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, true).unwrap();
+        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, down_to.is_none()).unwrap();
         let ck = Some((&mut ck, resume));
         let on_step = |s: &Step| steps.push(*s);
-        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()), on_step)
+        let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
+        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, down_to, on_ply, store, on_step)
     };
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
     let (mut after_lost, mut after_both) = (0, 0);
-    for limit in (100_000..=160_000).step_by(5_000) {
+    let limits = (100_000..=160_000).step_by(10_000);
+    for (down_to, limit) in [None, Some(0)].into_iter().flat_map(|d| limits.clone().map(move |l| (d, l))) {
         let dir = tempfile::tempdir().unwrap();
         let mut before = Vec::new();
-        let stopped = run(dir.path(), limit, &mut before).unwrap_err();
+        let stopped = run(dir.path(), down_to, limit, &mut before).unwrap_err();
         let text = std::fs::read_to_string(dir.path().join("solve-checkpoint.json")).unwrap();
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let partial = file["progress"]["partial"].as_array().cloned().unwrap_or_default();
@@ -445,9 +449,17 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
             assert_eq!(p["relations"].as_u64().unwrap() as usize, step.steps, "limit {limit}: {p}");
             assert_eq!(p["ply"].as_u64().unwrap() as u32, step.ply, "limit {limit}: {p}");
         }
+        if partial.len() == 2 {
+            for entry in std::fs::read_dir(dir.path()).unwrap() {
+                let path = entry.unwrap().path();
+                if path.file_name().unwrap().to_str().unwrap().starts_with("solved-") {
+                    std::fs::remove_file(path).unwrap();
+                }
+            }
+        }
         let mut after = Vec::new();
-        let resumed = run(dir.path(), Config::default().max_nodes, &mut after).unwrap();
-        assert_eq!(rows(&resumed.plies), want, "limit {limit} ({stopped})");
+        let resumed = run(dir.path(), down_to, Config::default().max_nodes, &mut after).unwrap();
+        assert_eq!(rows(&resumed.plies), want, "down to {down_to:?}, limit {limit} ({stopped})");
         // A pre-image held is not built again: the resumed solve takes no
         // step of it.
         for p in &partial {
