@@ -29,7 +29,7 @@ use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
 use super::transition::{with_retry, Joined, Step, StepOf, Transition};
-use crate::bdd::{Bdd, Manager};
+use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
@@ -60,14 +60,6 @@ pub struct SolveSummary {
     /// ply has none).
     pub phases: Option<Phases>,
     pub peak_nodes: u64,
-}
-
-/// Run an operation (collecting and retrying once at the node limit; every
-/// operand must be pinned) and pin its result.
-fn pinned(m: &mut Manager, op: impl FnMut(&mut Manager) -> Result<Bdd>) -> Result<Bdd> {
-    let f = with_retry(m, &[], op)?;
-    m.pin(f);
-    Ok(f)
 }
 
 /// Solve the board. `on_ply` sees each ply when it is solved (from the last
@@ -151,7 +143,7 @@ fn solve_on_pool(
         plies.push(*p);
     }
     // The ply after the current one (its win is released once it is stored).
-    let mut next = take_up(space, &resume, &mut layers)?;
+    let mut next = take_up(space, &resume, &mut layers);
     let lowest_solved = resume.solved.last().map_or(layers.len() as u32, |p| p.ply);
     let bottom = down_to.unwrap_or(0).min(lowest_solved);
     // The time of the first ply's pre-images saved by an earlier process,
@@ -254,18 +246,13 @@ fn forward_layers(
     Ok((forward, layers, records))
 }
 
-/// The lowest solved ply of a checkpoint as the next ply's sets (its draw
-/// rebuilt from its states), pinned, unless the checkpoint holds their
-/// pre-images; the states of every solved ply unpinned.
-fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bdd>]) -> Result<Next> {
+/// The lowest solved ply of a checkpoint as the next ply's sets (pinned but
+/// its win, already stored), unless the checkpoint holds their pre-images;
+/// the states of every solved ply unpinned.
+fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bdd>]) -> Next {
     let mut next = if resume.pre_images_held { Next::Held } else { Next::Last };
-    if let (Some((win, lost)), Some(p)) = (resume.lowest, resume.solved.last()) {
-        let states = layers[p.ply as usize].expect("the lowest solved ply's layer is loaded");
-        let m = &mut space.manager;
-        let decided = pinned(m, |m| m.or(win, lost))?;
-        let draw = pinned(m, |m| m.diff(states, decided))?;
-        m.unpin(decided);
-        m.unpin(win);
+    if let Some([win, draw, lost]) = resume.lowest {
+        space.manager.unpin(win);
         next = Next::Sets(Solved { win, draw, lost });
     }
     // The states of solved plies are not needed again (the loop unpins the rest).
@@ -274,7 +261,7 @@ fn take_up(space: &mut StateSpace, resume: &SolveResume, layers: &mut [Option<Bd
             space.manager.unpin(states);
         }
     }
-    Ok(next)
+    next
 }
 
 /// Where the steps of a ply's pre-images go: the checkpoint, if any (which

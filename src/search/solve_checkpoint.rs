@@ -42,7 +42,7 @@ use super::options::ForwardOptions;
 use super::phases::SoFar;
 use super::records::PlyRecord;
 use super::records::SolvePly;
-use super::transition::Joined;
+use super::transition::{with_retry, Joined};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;
@@ -161,9 +161,9 @@ pub struct SolveResume {
     /// until [`SolveCheckpoint::load_layer`] (see [`SolveCheckpoint::open`]).
     pub layers: Vec<Option<Bdd>>,
     pub solved: Vec<SolvePly>,
-    /// `win` and `lost` of the lowest solved ply; `None` when no ply is
-    /// solved or when `pre_images_held`.
-    pub lowest: Option<(Bdd, Bdd)>,
+    /// `win`, `draw` and `lost` of the lowest solved ply (pinned); `None`
+    /// when no ply is solved or when `pre_images_held`.
+    pub lowest: Option<[Bdd; 3]>,
     /// Whether the checkpoint holds both pre-images of the ply below the
     /// lowest solved one, finished, under this solve's options: that ply is
     /// then solved from them, and the lowest solved ply (its layer, `win`
@@ -240,7 +240,8 @@ impl SolveCheckpoint {
             _ if held => None,
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
-                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, states, record)?)
+                let held = (states, progress.forward[record.ply as usize].states);
+                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, held, record)?)
             }
             _ => None,
         };
@@ -420,29 +421,43 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
     Ok((file.setup, progress))
 }
 
-/// Load and check the `win` and `lost` BDDs of a solved ply; pinned.
+/// Load the `win` and `lost` BDDs of a solved ply, rebuild its draw from
+/// its `states` (which hold `count` states), and check all three against its
+/// record by counting: `win` and `lost` hold the record's counts and are
+/// disjoint (their union counts their sum), and the draw (`states` less the
+/// union) holds the record's drawn states, so that the union lies inside
+/// `states` when the record's counts sum to `count`. Returns `win`, `draw`
+/// and `lost`, pinned.
 fn load_solved(
     space: &mut StateSpace,
     file: &Path,
     setup: &Setup,
     options: &ForwardOptions,
-    states: Bdd,
+    (states, count): (Bdd, u128),
     record: &SolvePly,
-) -> Result<(Bdd, Bdd)> {
+) -> Result<[Bdd; 3]> {
     let frame = options.image.frame_of(record.ply);
     let [win, lost] = load(space, file, &solved_label(space, setup, record), frame)?[..] else {
         return Err(bad(file, "expected win and lost"));
     };
     let m = &mut space.manager;
-    let both = m.and(win, lost)?;
-    let either = m.or(win, lost)?;
-    let outside = m.diff(either, states)?;
-    let (w, l) = (space.count(win, frame), space.count(lost, frame));
+    m.pin(win);
+    m.pin(lost);
+    let either = with_retry(m, &[], |m| m.or(win, lost))?;
+    m.pin(either);
+    let draw = with_retry(m, &[], |m| m.diff(states, either))?;
+    m.pin(draw);
+    m.unpin(either);
+    let mut counter = space.manager.counter(space.layout.set(frame));
+    let sets = [win, lost, either, draw];
+    for f in sets {
+        counter.add(f);
+    }
+    let [w, l, e, d] = sets.map(|f| counter.count(f));
     let (won, lost_count) = if record.ply.is_multiple_of(2) { (w, l) } else { (l, w) };
-    if both != Bdd::FALSE || outside != Bdd::FALSE || won != record.won || lost_count != record.lost {
+    let sums = record.won + record.drawn + record.lost == count && e == w + l;
+    if !sums || won != record.won || lost_count != record.lost || d != record.drawn {
         return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
     }
-    space.manager.pin(win);
-    space.manager.pin(lost);
-    Ok((win, lost))
+    Ok([win, draw, lost])
 }

@@ -155,3 +155,60 @@ fn a_memory_limit_a_worker_cannot_start_under_is_refused() {
     }
     assert!(Limits { memory_bytes: Some(1e8), ..Limits::default() }.check().is_ok());
 }
+
+/// A solve checkpoint's solved ply forged under its own label (every
+/// checksum recomputed) with the record's counts kept is refused on resume:
+/// a lost set that overlaps the win, or that holds a state of another ply.
+/// The file as it was resumes.
+#[test]
+fn a_solved_ply_forged_with_its_counts_kept_is_refused() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::game::{BoardSize, Position};
+    use c4bdd::search::{backward::solve_resumable, ForwardOptions, SolveCheckpoint};
+    let size = BoardSize::new(4, 4).unwrap();
+    let opts = ForwardOptions::default();
+    let space = || StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let run = |dir: &Path, down_to: u32| {
+        let mut space = space();
+        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, false)?;
+        let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
+        solve_resumable(&mut space, &opts, Some((&mut ck, resume)), Some(down_to), on_ply, store, |_| ())
+    };
+    let dir = tempfile::tempdir().unwrap();
+    run(dir.path(), 8).unwrap();
+    let file = dir.path().join("solved-008.bdd");
+    let original = std::fs::read(&file).unwrap();
+    let len = u32::from_le_bytes(original[12..16].try_into().unwrap()) as usize;
+    let label = std::str::from_utf8(&original[16..16 + len]).unwrap().to_string();
+    let mut space = space();
+    let [win, lost] = space.manager.load(&file, &label).unwrap()[..] else { panic!("win and lost") };
+    // Positions by a fixed walk of moves: one lost and one won at ply 8, and
+    // one of ply 10.
+    let walk = |seed: u64, plies: u32| {
+        let (mut p, mut x) = (Position::empty(size), seed);
+        while p.ply() < plies {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let col = ((x >> 33) % 4) as u8;
+            if p.can_play(col) {
+                p = p.play(col);
+            }
+        }
+        p
+    };
+    let find = |f| (0..).map(|seed| walk(seed, 8)).find(|p| space.contains(f, p)).unwrap();
+    let (a, b, c) = (find(lost), find(win), walk(0, 10));
+    let frame = opts.image.frame_of(8);
+    for (added, why) in [(b, "a won state"), (c, "a state of ply 10")] {
+        let m = &mut space;
+        let (a_bdd, added_bdd) = (m.encode(&a, frame).unwrap(), m.encode(&added, frame).unwrap());
+        let less = m.manager.diff(lost, a_bdd).unwrap();
+        let forged = m.manager.or(less, added_bdd).unwrap();
+        assert_eq!(m.count(forged, frame), m.count(lost, frame), "{why}: the lost count is kept");
+        m.manager.save(&[win, forged], &label, &file).unwrap();
+        let err = run(dir.path(), 0).unwrap_err().to_string();
+        assert!(err.contains("solved-008.bdd") && err.contains("do not match the record of ply 8"), "{why}: {err}");
+    }
+    std::fs::write(&file, original).unwrap();
+    assert_eq!(run(dir.path(), 0).unwrap().plies.len(), 17, "the file as it was resumes");
+}
