@@ -228,10 +228,13 @@ impl Sink for Console<'_> {
         Ok(())
     }
 
-    fn resumed(&mut self, layers: usize, solved: usize) {
+    fn resumed(&mut self, layers: usize, solved: usize, seconds: f64) {
+        let read = format!("read and checked in {seconds:.0} s");
         match self.spec.pass {
-            Pass::Count => println!("(resumed from the checkpoint after ply {})", layers - 1),
-            Pass::Solve => println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved)"),
+            Pass::Count => println!("(resumed from the checkpoint after ply {}; {read})", layers - 1),
+            Pass::Solve => {
+                println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved; {read})")
+            }
         }
     }
 

@@ -29,8 +29,10 @@ pub trait Sink: Send {
         Ok(())
     }
     /// The run continues from a checkpoint that holds `layers` counted plies
-    /// and `solved` solved plies (called before their records are shown).
-    fn resumed(&mut self, _layers: usize, _solved: usize) {}
+    /// and `solved` solved plies, read and checked (with the solution's
+    /// files of those plies) in `seconds` (called before their records are
+    /// shown).
+    fn resumed(&mut self, _layers: usize, _solved: usize, _seconds: f64) {}
     /// A counted ply (a count's; resumed plies first). An error stops the
     /// run after this ply.
     fn counted(&mut self, _ply: &PlyRecord) -> crate::Result<()> {
@@ -133,6 +135,7 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
 fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<Totals> {
     let opts = spec.forward_options();
     let rules = Transition::build(space, &opts)?;
+    let opened = Instant::now();
     let (mut checkpoint, resume) = match &spec.checkpoint {
         Some(dir) => {
             let (c, r) = Checkpoint::open(dir, space, &opts)?;
@@ -142,7 +145,7 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
     };
     let records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
     if !records.is_empty() {
-        sink.resumed(records.len(), 0);
+        sink.resumed(records.len(), 0, opened.elapsed().as_secs_f64());
     }
     records.iter().try_for_each(|r| sink.counted(r))?;
     let earlier: f64 = records.iter().map(|r| r.time_s).sum();
@@ -251,15 +254,13 @@ fn solve(
     sink: &mut dyn Sink,
 ) -> Result<Totals> {
     let opts = spec.forward_options();
+    let opened = Instant::now();
     let mut checkpoint = match &spec.checkpoint {
         Some(dir) => Some(SolveCheckpoint::open(dir, space, &opts, spec.down_to.is_none())?),
         None => None,
     };
     let mut earlier = 0.0;
     if let Some((_, resume)) = &checkpoint {
-        if !resume.forward.is_empty() {
-            sink.resumed(resume.forward.len(), resume.solved.len());
-        }
         earlier =
             resume.forward.iter().map(|p| p.time_s).sum::<f64>() + resume.solved.iter().map(|p| p.time_s).sum::<f64>();
         if let Some(w) = writer.as_mut() {
@@ -268,6 +269,9 @@ fn solve(
                     format!("ply {} was solved before; resume with the same solution folder", p.ply)
                 })?;
             }
+        }
+        if !resume.forward.is_empty() {
+            sink.resumed(resume.forward.len(), resume.solved.len(), opened.elapsed().as_secs_f64());
         }
     }
     let mut lowest = None;

@@ -65,7 +65,8 @@ fn a_resumed_count_reports_the_peak_rss_of_its_earlier_processes() {
     let out = c4bdd(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("resumed from the checkpoint"), "{stdout}");
+    let resumed = stdout.lines().find(|l| l.starts_with("(resumed from the checkpoint after ply ")).unwrap();
+    assert!(resumed.contains("; read and checked in ") && resumed.ends_with(" s)"), "{resumed}");
     let mb: f64 = stdout
         .split("peak RSS ")
         .nth(1)
@@ -227,7 +228,9 @@ fn solve_checkpoints_without_terminal_counts_resume_to_the_same_rows() {
     std::fs::write(&path, crate::common::with_recomputed_crc(&edited)).unwrap();
     let done = c4bdd(&args);
     assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
-    assert!(String::from_utf8_lossy(&done.stdout).contains("resumed from the checkpoint"));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let resumed = stdout.lines().find(|l| l.starts_with("(resumed from the checkpoint: ")).unwrap();
+    assert!(resumed.contains(" plies solved; read and checked in ") && resumed.ends_with(" s)"), "{resumed}");
     assert_eq!(solve_rows(&csv), solve_rows(&reference));
 }
 
