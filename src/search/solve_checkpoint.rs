@@ -240,8 +240,8 @@ impl SolveCheckpoint {
             _ if held => None,
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
-                let held = (states, progress.forward[record.ply as usize].states);
-                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, held, record)?)
+                let layer = (states, progress.forward[record.ply as usize].states);
+                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, layer, record)?)
             }
             _ => None,
         };
@@ -448,6 +448,7 @@ fn load_solved(
     let draw = with_retry(m, &[], |m| m.diff(states, either))?;
     m.pin(draw);
     m.unpin(either);
+    m.make_room_for_count();
     let mut counter = space.manager.counter(space.layout.set(frame));
     let sets = [win, lost, either, draw];
     for f in sets {
