@@ -425,8 +425,9 @@ pub struct ImageArgs {
     /// after each part.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub image_split: u8,
-    /// Print a progress line to stderr after a step of an image (count) or pre-image (solve) once
-    /// this many seconds have passed since the last line of output (0: after every step).
+    /// Print a progress line to stderr after a step of an image (count, a solve's forward pass) or
+    /// pre-image (solve) once this many seconds have passed since the last line of output (0: after
+    /// every step).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub progress: u64,
 }

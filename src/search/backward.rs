@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::forward::{forward_from, ForwardOptions, ForwardSummary, PlyRecord, Resume};
+use super::forward::{forward_from, ForwardOptions, ForwardSummary, Hooks, ImageSoFar, PlyRecord, Resume};
 use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
@@ -122,7 +122,7 @@ fn solve_on_pool(
     (mut on_ply, mut store, mut progress): (
         impl FnMut(&SolvePly) -> Result<()>,
         impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send,
-        impl FnMut(&Step),
+        impl FnMut(&Step) + Send,
     ),
 ) -> Result<SolveSummary> {
     if !opts.terminal.can_solve() {
@@ -136,7 +136,8 @@ fn solve_on_pool(
         Some((c, r)) => (Some(c), r),
         None => (None, SolveResume::default()),
     };
-    let (forward, mut layers, records) = forward_layers(space, &rules, &mut resume, &mut ck, down_to.is_none())?;
+    let hold = down_to.is_none();
+    let (forward, mut layers, records) = forward_layers(space, &rules, &mut resume, (&mut ck, hold), &mut progress)?;
     let mut plies = Vec::with_capacity(layers.len());
     for p in &resume.solved {
         on_ply(p)?;
@@ -208,30 +209,21 @@ fn forward_layers(
     space: &mut StateSpace,
     rules: &Transition,
     resume: &mut SolveResume,
-    ck: &mut Option<&mut SolveCheckpoint>,
-    hold: bool,
+    (ck, hold): (&mut Option<&mut SolveCheckpoint>, bool),
+    progress: &mut (impl FnMut(&Step) + Send),
 ) -> Result<(ForwardSummary, Vec<Option<Bdd>>, Vec<PlyRecord>)> {
-    let mut layers = std::mem::take(&mut resume.layers);
-    let mut records = resume.forward.clone();
+    let layers = std::mem::take(&mut resume.layers);
     // The checkpoint loads the last layer of an unfinished pass; a finished
     // pass takes no step, so its last states are not read.
     let from = layers.last().map(|&states| Resume {
-        records: std::mem::take(&mut resume.forward),
+        records: resume.forward.clone(),
         states: states.unwrap_or(Bdd::FALSE),
         image: None,
     });
-    let on_ply = |space: &mut StateSpace, record: &PlyRecord, states: Bdd| {
-        records.push(*record);
-        if hold {
-            space.manager.pin(states);
-        }
-        layers.push(hold.then_some(states));
-        match ck.as_deref_mut() {
-            Some(c) => c.save_layer(space, &records, states),
-            None => Ok(()),
-        }
-    };
-    let (forward, _) = forward_from(space, rules, from, false, true, on_ply)?;
+    let records = std::mem::take(&mut resume.forward);
+    let mut hooks = Layers { rules, records, layers, ck: ck.as_deref_mut(), hold, progress };
+    let (forward, _) = forward_from(space, rules, from, false, true, &mut hooks)?;
+    let Layers { mut layers, records, .. } = hooks;
     if !hold {
         // The layer an unfinished pass resumed from is not needed again.
         let lowest = resume.solved.last().map(|p| p.ply as usize);
@@ -244,6 +236,38 @@ fn forward_layers(
         }
     }
     Ok((forward, layers, records))
+}
+
+/// The hooks of a solve's forward pass: each new layer kept (pinned, with
+/// `hold`; its place held by `None` without) and saved to the checkpoint, if
+/// any; each step of an image to the progress lines.
+struct Layers<'a, P> {
+    rules: &'a Transition,
+    records: Vec<PlyRecord>,
+    layers: Vec<Option<Bdd>>,
+    ck: Option<&'a mut SolveCheckpoint>,
+    hold: bool,
+    progress: &'a mut P,
+}
+
+impl<P: FnMut(&Step) + Send> Hooks for &mut Layers<'_, P> {
+    fn on_ply(&mut self, space: &mut StateSpace, record: &PlyRecord, states: Bdd) -> Result<()> {
+        self.records.push(*record);
+        if self.hold {
+            space.manager.pin(states);
+        }
+        self.layers.push(self.hold.then_some(states));
+        match self.ck.as_deref_mut() {
+            Some(c) => c.save_layer(space, &self.records, states),
+            None => Ok(()),
+        }
+    }
+
+    fn on_image(&mut self, space: &mut StateSpace, image: &ImageSoFar) -> Result<()> {
+        let (ply, done, time_s) = (image.ply, image.joined.steps, image.time_s);
+        (self.progress)(&Step { ply, of: StepOf::Image, done, steps: self.rules.steps(space, ply, true), time_s });
+        Ok(())
+    }
 }
 
 /// The lowest solved ply of a checkpoint as the next ply's sets (pinned but

@@ -376,12 +376,14 @@ fn progress_shows_every_step_of_each_image_and_pre_image() {
     assert!(out.status.success(), "{}", stderr(&out));
     let images: Vec<_> = (0..12).flat_map(|ply| (1..=2).map(move |k| (ply, "image".to_string(), k, 2))).collect();
     assert_eq!(progress_lines(&out), images);
-    // A solve: both pre-images of every ply below the last, from the last ply down.
+    // A solve: its forward pass's images, then both pre-images of every ply
+    // below the last, from the last ply down.
     let out = c4bdd(&["solve", "-W", "4", "-H", "3", "--image-split", "2", "--progress", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
+    let images = (0..12).flat_map(|ply| (1..=4).map(move |k| (ply, "image".to_string(), k, 4)));
     let pre = |ply: u32, of: &'static str| (1..=4).map(move |k| (ply, format!("pre-image of the {of} set"), k, 4));
-    let expected: Vec<_> = (0..12).rev().flat_map(|ply| pre(ply, "lost").chain(pre(ply, "drawn"))).collect();
-    assert_eq!(progress_lines(&out), expected);
+    let pre_images = (0..12).rev().flat_map(|ply| pre(ply, "lost").chain(pre(ply, "drawn")));
+    assert_eq!(progress_lines(&out), images.chain(pre_images).collect::<Vec<_>>());
     // By default a line waits a minute: a small board's run prints none.
     let out = c4bdd(&["solve", "-W", "4", "-H", "3", "--image-split", "2"]);
     assert!(out.status.success() && out.stderr.is_empty(), "{}", stderr(&out));
