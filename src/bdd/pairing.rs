@@ -123,6 +123,16 @@ impl Manager {
     }
 }
 
+/// Whether a step forks: two or more of its four products `(f_i, t_ij)` are
+/// not empty. Only a forking step counts towards the depth that decides
+/// where tasks are spawned, so that an operand held to one value on its top
+/// variables (a part of an image split, or a ply's side to move) still
+/// spawns as many tasks below them as a whole operand does.
+fn forks(f0: u32, f1: u32, into0: (u32, u32), into1: (u32, u32)) -> bool {
+    let products = [(f0, into0.0), (f1, into0.1), (f0, into1.0), (f1, into1.1)];
+    products.iter().filter(|&&(f, t)| f != Bdd::FALSE.0 && t != Bdd::FALSE.0).count() >= 2
+}
+
 /// The in-place image or pre-image step `(f, t)` under pairing `id`.
 pub(crate) fn pair<R: Recursor>(r: R, op: Op, f: u32, t: u32, id: u32, depth: u32) -> Step {
     let x = match r.pairing(id).step_start(f, t, |g| r.level(g)) {
@@ -133,11 +143,11 @@ pub(crate) fn pair<R: Recursor>(r: R, op: Op, f: u32, t: u32, id: u32, depth: u3
         return Ok(x);
     }
     let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| r.cofactors(g, level));
+    let below = depth + u32::from(forks(f0, f1, into0, into1));
     // `pair(f0, t.0) ∨ pair(f1, t.1)` for the result's low and high child.
     let join = |t: (u32, u32)| -> Step {
-        let (a, b) =
-            r.both(depth, move || pair(r, op, f0, t.0, id, depth + 1), move || pair(r, op, f1, t.1, id, depth + 1))?;
-        apply(r, Op::Or, a, b, depth + 1)
+        let (a, b) = r.both(depth, move || pair(r, op, f0, t.0, id, below), move || pair(r, op, f1, t.1, id, below))?;
+        apply(r, Op::Or, a, b, below)
     };
     let (low, high) = r.both(depth, || join(into0), || join(into1))?;
     let node = r.mk(x, low, high)?;
