@@ -17,7 +17,7 @@ use crate::search::solution::ply_label;
 use crate::search::{
     forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
 };
-use crate::search::{Step, StepOf, Transition, Value};
+use crate::search::{Step, Transition, Value};
 
 /// What a run reports as it goes. Every method has an empty default.
 pub trait Sink: Send {
@@ -195,8 +195,7 @@ impl Hooks for &mut CountHooks<'_> {
     }
 
     fn on_image(&mut self, space: &mut StateSpace, image: &ImageSoFar) -> crate::Result<()> {
-        let (ply, done, time_s) = (image.ply, image.joined.steps, image.time_s);
-        self.sink.step(&Step { ply, of: StepOf::Image, done, steps: self.rules.steps(space, ply, true), time_s });
+        self.sink.step(&image.step(space, self.rules));
         match self.checkpoint.as_mut() {
             Some(c) => c.save_image(space, image),
             None => Ok(()),

@@ -264,8 +264,7 @@ impl<P: FnMut(&Step) + Send> Hooks for &mut Layers<'_, P> {
     }
 
     fn on_image(&mut self, space: &mut StateSpace, image: &ImageSoFar) -> Result<()> {
-        let (ply, done, time_s) = (image.ply, image.joined.steps, image.time_s);
-        (self.progress)(&Step { ply, of: StepOf::Image, done, steps: self.rules.steps(space, ply, true), time_s });
+        (self.progress)(&image.step(space, self.rules));
         Ok(())
     }
 }

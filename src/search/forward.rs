@@ -23,7 +23,7 @@ use crate::measure;
 pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
 use super::phases::{Phase, Phases};
 pub use super::records::PlyRecord;
-use super::transition::{with_retry, Joined, Transition};
+use super::transition::{with_retry, Joined, Step, StepOf, Transition};
 
 /// The result of a whole forward pass.
 #[derive(Clone, Debug, Serialize)]
@@ -101,6 +101,14 @@ pub struct ImageSoFar {
     pub joined: Joined,
     pub time_s: f64,
     pub phases: Phases,
+}
+
+impl ImageSoFar {
+    /// This image's progress as a step of the image from its ply under `rules`.
+    pub fn step(&self, space: &StateSpace, rules: &Transition) -> Step {
+        let (ply, done, time_s) = (self.ply, self.joined.steps, self.time_s);
+        Step { ply, of: StepOf::Image, done, steps: rules.steps(space, ply, true), time_s }
+    }
 }
 
 /// What a forward pass hands out as it goes; either may stop the pass with
