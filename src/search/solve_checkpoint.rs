@@ -172,14 +172,19 @@ pub struct SolveResume {
 }
 
 /// What the solve checkpoint in `dir` holds, in words ("43 layers, 12
-/// plies solved"), or `None` when there is none (or it cannot be read).
+/// plies solved", and how far the next ply's pre-images are), or `None`
+/// when there is none (or it cannot be read).
 pub fn describe(dir: &Path) -> Option<String> {
     let file: CheckpointFile = serde_json::from_str(&std::fs::read_to_string(dir.join(FILE)).ok()?).ok()?;
     let progress = file.progress;
     let (layers, solved) = (progress.forward.len(), progress.solved.len());
-    let part = match progress.partial.iter().map(|p| p.steps).max() {
-        Some(steps) => format!(", the next part way ({steps} products of a pre-image)"),
-        None => String::new(),
+    let finished = progress.partial.iter().filter(|p| p.finished).count();
+    let open = progress.partial.iter().filter(|p| !p.finished).map(|p| p.steps).max();
+    let part = match (open, finished) {
+        (None, 0) => String::new(),
+        (None, _) => format!(", the next with {finished} of its 2 pre-images finished"),
+        (Some(steps), 0) => format!(", the next part way ({steps} products of a pre-image)"),
+        (Some(steps), _) => format!(", the next part way ({steps} products of a pre-image, the other finished)"),
     };
     Some(format!("{layers} layers, {solved} plies solved{part}"))
 }

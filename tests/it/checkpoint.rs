@@ -360,8 +360,9 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     let setups = [(ImageStrategy::InPlace, 0), (ImageStrategy::InPlaceColumns, 0), (ImageStrategy::InPlace, 2)];
     for (image, image_split) in setups {
         let opts = ForwardOptions { image, image_split, ..ForwardOptions::default() };
-        // The products joined of each stop that fell inside a ply.
-        let mut joined = Vec::new();
+        // The stops that fell inside a ply, and the products joined of each
+        // that fell inside a pre-image.
+        let (mut inside, mut joined) = (0, Vec::new());
         for limit in (100_000..=160_000).step_by(10_000) {
             let dir = tempfile::tempdir().unwrap();
             let run = |max_nodes| {
@@ -381,6 +382,7 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
             };
             assert!(run(limit).is_err(), "{image} split {image_split} {limit} stops the solve");
             let held = describe(dir.path()).unwrap();
+            inside += usize::from(held.contains(", the next "));
             if let Some((_, rest)) = held.split_once("part way (") {
                 joined.push(rest.split(' ').next().unwrap().parse::<u32>().unwrap());
             }
@@ -396,7 +398,7 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
                 assert!(resumed.time_s >= time_s, "the summary's {} s, the saved {time_s} s", resumed.time_s);
             }
         }
-        assert!(!joined.is_empty(), "{image} split {image_split}: some stop fell inside a ply's pre-images");
+        assert!(inside > 0, "{image} split {image_split}: some stop fell inside a ply's pre-images");
         // With the split, this board's stops fall between the pre-images (the
         // products of the parts are small); the saves are the same per step.
         if image == ImageStrategy::InPlaceColumns {
@@ -452,6 +454,12 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
             assert_eq!(p["relations"].as_u64().unwrap() as usize, step.steps, "limit {limit}: {p}");
             assert_eq!(p["ply"].as_u64().unwrap() as u32, step.ply, "limit {limit}: {p}");
         }
+        let held = c4bdd::search::solve_checkpoint::describe(dir.path()).unwrap();
+        let says = match partial.len() {
+            0 => !held.contains("pre-image"),
+            n => held.ends_with(&format!("plies solved, the next with {n} of its 2 pre-images finished")),
+        };
+        assert!(says, "limit {limit}, {} held: {held}", partial.len());
         if partial.len() == 2 {
             for entry in std::fs::read_dir(dir.path()).unwrap() {
                 let path = entry.unwrap().path();
