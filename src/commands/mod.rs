@@ -17,7 +17,7 @@ use crate::experiment::record::{PlyRow, Status};
 use crate::experiment::SweepOptions;
 use crate::measure::peak_rss_bytes;
 use crate::report::ReportOptions;
-use crate::run::{execute, Pass, RunSpec, Sink};
+use crate::run::{execute, Pass, Resumed, RunSpec, Sink};
 use crate::search::{PlyRecord, SolvePly, Step, TerminalStrategy};
 
 /// Run a parsed command line.
@@ -228,13 +228,15 @@ impl Sink for Console<'_> {
         Ok(())
     }
 
-    fn resumed(&mut self, layers: usize, solved: usize, seconds: f64) {
-        let read = format!("read and checked in {seconds:.0} s");
-        match self.spec.pass {
-            Pass::Count => println!("(resumed from the checkpoint after ply {}; {read})", layers - 1),
-            Pass::Solve => {
-                println!("(resumed from the checkpoint: {layers} forward layers, {solved} plies solved; {read})")
-            }
+    fn resumed(&mut self, r: &Resumed) {
+        let read = format!("read and checked in {:.0} s", r.seconds);
+        match (self.spec.pass, r.took) {
+            (Pass::Solve, Some(t)) => println!(
+                "(resumed from the checkpoint: {} forward layers, {} plies solved; {read}: layers {:.0} s, \
+                 the lowest solved ply {:.0} s to read and {:.0} s to check, the solution's files {:.0} s)",
+                r.layers, r.solved, t.layers_s, t.solved_read_s, t.solved_check_s, t.solution_s
+            ),
+            _ => println!("(resumed from the checkpoint after ply {}; {read})", r.layers - 1),
         }
     }
 

@@ -17,7 +17,7 @@ use crate::search::solution::ply_label;
 use crate::search::{
     forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
 };
-use crate::search::{Step, Transition, Value};
+use crate::search::{Step, TakeUp, Transition, Value};
 
 /// What a run reports as it goes. Every method has an empty default.
 pub trait Sink: Send {
@@ -28,11 +28,9 @@ pub trait Sink: Send {
     fn started(&mut self, _order: &str, _threads: usize) -> Result<()> {
         Ok(())
     }
-    /// The run continues from a checkpoint that holds `layers` counted plies
-    /// and `solved` solved plies, read and checked (with the solution's
-    /// files of those plies) in `seconds` (called before their records are
-    /// shown).
-    fn resumed(&mut self, _layers: usize, _solved: usize, _seconds: f64) {}
+    /// The run continues from a checkpoint (called before the records it
+    /// holds are shown).
+    fn resumed(&mut self, _resumed: &Resumed) {}
     /// A counted ply (a count's; resumed plies first). An error stops the
     /// run after this ply.
     fn counted(&mut self, _ply: &PlyRecord) -> crate::Result<()> {
@@ -45,6 +43,19 @@ pub trait Sink: Send {
     }
     /// A step of an image (a count's) or pre-image (a solve's) joined.
     fn step(&mut self, _step: &Step) {}
+}
+
+/// What a resumed run took up.
+#[derive(Clone, Copy, Debug)]
+pub struct Resumed {
+    /// Counted plies held.
+    pub layers: usize,
+    /// Solved plies held.
+    pub solved: usize,
+    /// Seconds to read and check them (with a solve's solution files).
+    pub seconds: f64,
+    /// A solve's seconds part by part.
+    pub took: Option<TakeUp>,
 }
 
 /// A sink that ignores everything.
@@ -145,7 +156,8 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
     };
     let records = resume.as_ref().map_or(Vec::new(), |r| r.records.clone());
     if !records.is_empty() {
-        sink.resumed(records.len(), 0, opened.elapsed().as_secs_f64());
+        let seconds = opened.elapsed().as_secs_f64();
+        sink.resumed(&Resumed { layers: records.len(), solved: 0, seconds, took: None });
     }
     records.iter().try_for_each(|r| sink.counted(r))?;
     let earlier: f64 = records.iter().map(|r| r.time_s).sum();
@@ -259,9 +271,10 @@ fn solve(
         None => None,
     };
     let mut earlier = 0.0;
-    if let Some((_, resume)) = &checkpoint {
+    if let Some((_, resume)) = &mut checkpoint {
         earlier =
             resume.forward.iter().map(|p| p.time_s).sum::<f64>() + resume.solved.iter().map(|p| p.time_s).sum::<f64>();
+        let adopting = Instant::now();
         if let Some(w) = writer.as_mut() {
             for p in &resume.solved {
                 w.adopt(p.ply).with_context(|| {
@@ -269,8 +282,11 @@ fn solve(
                 })?;
             }
         }
+        resume.took.solution_s = adopting.elapsed().as_secs_f64();
         if !resume.forward.is_empty() {
-            sink.resumed(resume.forward.len(), resume.solved.len(), opened.elapsed().as_secs_f64());
+            let (layers, solved) = (resume.forward.len(), resume.solved.len());
+            let seconds = opened.elapsed().as_secs_f64();
+            sink.resumed(&Resumed { layers, solved, seconds, took: Some(resume.took) });
         }
     }
     let mut lowest = None;

@@ -10,6 +10,6 @@
 mod exec;
 mod spec;
 
-pub use exec::{execute, Finished, Sink, Stopped, Totals};
+pub use exec::{execute, Finished, Resumed, Sink, Stopped, Totals};
 pub(crate) use spec::one_repeat;
 pub use spec::{Limits, ManagerSettings, Pass, RunSpec, Swept, MAX_CACHE_RATIO, MIN_MAX_NODES};

@@ -28,6 +28,6 @@ pub(crate) use options::is_zero;
 pub use phases::write_allocation_failure;
 pub use phases::{Phase, Phases};
 pub use solution::{Manifest, Solution, SolutionWriter};
-pub use solve_checkpoint::{SolveCheckpoint, SolveResume};
+pub use solve_checkpoint::{SolveCheckpoint, SolveResume, TakeUp};
 pub use table::{open_table, SolutionTable, TableProbe};
 pub use transition::{Step, StepOf, Transition};

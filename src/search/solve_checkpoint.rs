@@ -169,6 +169,22 @@ pub struct SolveResume {
     /// then solved from them, and the lowest solved ply (its layer, `win`
     /// and `lost`) is not loaded.
     pub pre_images_held: bool,
+    /// How long opening took, part by part.
+    pub took: TakeUp,
+}
+
+/// The seconds that opening a checkpoint spent on each part.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TakeUp {
+    /// Loading and counting the layers held.
+    pub layers_s: f64,
+    /// Loading the lowest solved ply's `win` and `lost`.
+    pub solved_read_s: f64,
+    /// Rebuilding its draw and checking the three sets by counting.
+    pub solved_check_s: f64,
+    /// Checking the solution's files of the solved plies (set by the caller
+    /// that adopts them).
+    pub solution_s: f64,
 }
 
 /// What the solve checkpoint in `dir` holds, in words ("43 layers, 12
@@ -235,24 +251,27 @@ impl SolveCheckpoint {
         let cells = space.size().cells();
         let lowest_ply = progress.solved.last().map(|p| p.ply);
         let held = lowest_ply.and_then(|p| p.checked_sub(1)).is_some_and(|i| checkpoint.pre_images_held(i));
+        let mut took = TakeUp::default();
+        let started = Instant::now();
         let mut layers = Vec::new();
         for record in &progress.forward {
             let unfinished_last = record.ply + 1 == progress.forward.len() as u32 && record.ply < cells;
             let needed = hold || unfinished_last || (Some(record.ply) == lowest_ply && !held);
             layers.push(if needed { Some(checkpoint.load_layer(space, record.ply)?) } else { None });
         }
+        took.layers_s = started.elapsed().as_secs_f64();
         let lowest = match (&progress.solved_file, progress.solved.last()) {
             _ if held => None,
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
                 let layer = (states, progress.forward[record.ply as usize].states);
-                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, layer, record)?)
+                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, layer, record, &mut took)?)
             }
             _ => None,
         };
         let forward = progress.forward.clone();
         let solved = progress.solved.clone();
-        let resume = SolveResume { forward, layers, solved, lowest, pre_images_held: held };
+        let resume = SolveResume { forward, layers, solved, lowest, pre_images_held: held, took };
         Ok((checkpoint, resume))
     }
 
@@ -432,7 +451,7 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
 /// disjoint (their union counts their sum), and the draw (`states` less the
 /// union) holds the record's drawn states, so that the union lies inside
 /// `states` when the record's counts sum to `count`. Returns `win`, `draw`
-/// and `lost`, pinned.
+/// and `lost`, pinned; adds the seconds of reading and checking to `took`.
 fn load_solved(
     space: &mut StateSpace,
     file: &Path,
@@ -440,11 +459,14 @@ fn load_solved(
     options: &ForwardOptions,
     (states, count): (Bdd, u128),
     record: &SolvePly,
+    took: &mut TakeUp,
 ) -> Result<[Bdd; 3]> {
     let frame = options.image.frame_of(record.ply);
+    let started = Instant::now();
     let [win, lost] = load(space, file, &solved_label(space, setup, record), frame)?[..] else {
         return Err(bad(file, "expected win and lost"));
     };
+    took.solved_read_s = started.elapsed().as_secs_f64();
     let m = &mut space.manager;
     m.pin(win);
     m.pin(lost);
@@ -465,5 +487,6 @@ fn load_solved(
     if !sums || won != record.won || lost_count != record.lost || d != record.drawn {
         return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
     }
+    took.solved_check_s = started.elapsed().as_secs_f64() - took.solved_read_s;
     Ok([win, draw, lost])
 }
