@@ -231,11 +231,20 @@ impl Sink for Console<'_> {
     fn resumed(&mut self, r: &Resumed) {
         let read = format!("read and checked in {:.0} s", r.seconds);
         match (self.spec.pass, r.took) {
-            (Pass::Solve, Some(t)) => println!(
-                "(resumed from the checkpoint: {} forward layers, {} plies solved; {read}: layers {:.0} s, \
-                 the lowest solved ply {:.0} s to read and {:.0} s to check, the solution's files {:.0} s)",
-                r.layers, r.solved, t.layers_s, t.solved_read_s, t.solved_check_s, t.solution_s
-            ),
+            (Pass::Solve, Some(t)) => {
+                let mut parts = format!("layers {:.0} s", t.layers_s);
+                if t.solved_read_s > 0.0 {
+                    let (read, check) = (t.solved_read_s, t.solved_check_s);
+                    parts += &format!(", the lowest solved ply {read:.0} s to read and {check:.0} s to check");
+                }
+                if let Some(seconds) = t.solution_s.filter(|_| r.solved > 0) {
+                    parts += &format!(", the solution's files {seconds:.0} s");
+                }
+                println!(
+                    "(resumed from the checkpoint: {} forward layers, {} plies solved; {read}: {parts})",
+                    r.layers, r.solved
+                )
+            }
             _ => println!("(resumed from the checkpoint after ply {}; {read})", r.layers - 1),
         }
     }

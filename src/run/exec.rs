@@ -274,15 +274,15 @@ fn solve(
     if let Some((_, resume)) = &mut checkpoint {
         earlier =
             resume.forward.iter().map(|p| p.time_s).sum::<f64>() + resume.solved.iter().map(|p| p.time_s).sum::<f64>();
-        let adopting = Instant::now();
         if let Some(w) = writer.as_mut() {
+            let adopting = Instant::now();
             for p in &resume.solved {
                 w.adopt(p.ply).with_context(|| {
                     format!("ply {} was solved before; resume with the same solution folder", p.ply)
                 })?;
             }
+            resume.took.solution_s = Some(adopting.elapsed().as_secs_f64());
         }
-        resume.took.solution_s = adopting.elapsed().as_secs_f64();
         if !resume.forward.is_empty() {
             let (layers, solved) = (resume.forward.len(), resume.solved.len());
             let seconds = opened.elapsed().as_secs_f64();

@@ -183,8 +183,8 @@ pub struct TakeUp {
     /// Rebuilding its draw and checking the three sets by counting.
     pub solved_check_s: f64,
     /// Checking the solution's files of the solved plies (set by the caller
-    /// that adopts them).
-    pub solution_s: f64,
+    /// that adopts them; `None` without a solution folder).
+    pub solution_s: Option<f64>,
 }
 
 /// What the solve checkpoint in `dir` holds, in words ("43 layers, 12
