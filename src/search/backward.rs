@@ -29,7 +29,7 @@ use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
 use super::transition::{with_retry, Joined, Step, StepOf, Transition};
-use crate::bdd::Bdd;
+use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
@@ -415,29 +415,45 @@ fn classify(
         Ok(f)
     };
     let to_lost = pre(space, Target::Lost, next.map(|n| n.lost))?;
+    // The next ply's lost set has served: the drawn set's pre-image goes on
+    // without it (collections between its steps free it).
+    if let Some(next) = next {
+        space.manager.unpin(next.lost);
+    }
     let to_draw = pre(space, Target::Draw, next.map(|n| n.draw))?;
-    release_for_split(space, next, phases);
-    let (win, draw, lost) = phases.time(space, Phase::Split, |s| {
-        let m = &mut s.manager;
-        let r = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
-        for f in [r.0, r.1, r.2] {
-            m.pin(f);
-        }
-        m.unpin(to_lost);
-        m.unpin(to_draw);
-        Ok::<_, Error>(r)
-    })?;
+    release_for_split(space, next.map(|n| n.draw), phases);
+    let (win, draw, lost) =
+        phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, states, to_lost, to_draw))?;
     Ok((Solved { win, draw, lost }, None))
 }
 
-/// Release the next ply's sets once both pre-images are built, and collect:
-/// the split's results need room beside the ply's states and the two
-/// pre-images, and the next ply's sets (no longer needed) and the
+/// Release the next ply's drawn set once both pre-images are built, and
+/// collect: the split's results need room beside the ply's states and the
+/// two pre-images, and the next ply's sets (no longer needed) and the
 /// pre-images' intermediate nodes are then the largest garbage of the ply.
-fn release_for_split(space: &mut StateSpace, next: Option<Solved>, phases: &mut Phases) {
-    if let Some(next) = next {
-        space.manager.unpin(next.draw);
-        space.manager.unpin(next.lost);
+fn release_for_split(space: &mut StateSpace, next_draw: Option<Bdd>, phases: &mut Phases) {
+    if let Some(draw) = next_draw {
+        space.manager.unpin(draw);
     }
     phases.time(space, Phase::Gc, |s| s.manager.gc(&[]));
+}
+
+/// The ply's `(win, draw, lost)` (pinned) from its `states` and the
+/// pre-images of the next ply's lost and drawn sets (both pinned; unpinned
+/// here). The won states come first, `win = states ∧ to_lost`; the lost
+/// set's pre-image is then collected and the three-way split of `states` by
+/// `win` and `to_draw` gives the other two (its first result is `win`
+/// again). The split's peak thus holds one pre-image beside the three sets,
+/// not both (`win` has about the nodes of `to_lost`).
+fn split_ply(m: &mut Manager, states: Bdd, to_lost: Bdd, to_draw: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
+    let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
+    m.pin(win);
+    m.unpin(to_lost);
+    m.gc(&[]);
+    let (won, draw, lost) = with_retry(m, &[], |m| m.split3(states, win, to_draw))?;
+    assert_eq!(won, win, "the won states split off again are the won states");
+    m.pin(draw);
+    m.pin(lost);
+    m.unpin(to_draw);
+    Ok((win, draw, lost))
 }

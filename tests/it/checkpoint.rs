@@ -440,7 +440,7 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
     let (mut after_lost, mut after_both) = (0, 0);
-    let limits = (100_000..=160_000).step_by(10_000);
+    let limits = (100_000..=150_000).step_by(10_000);
     for (down_to, limit) in [None, Some(0)].into_iter().flat_map(|d| limits.clone().map(move |l| (d, l))) {
         let dir = tempfile::tempdir().unwrap();
         let mut before = Vec::new();
