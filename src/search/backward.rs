@@ -430,7 +430,8 @@ fn classify(
 /// Release the next ply's drawn set once both pre-images are built, and
 /// collect: the split's results need room beside the ply's states and the
 /// two pre-images, and the next ply's sets (no longer needed) and the
-/// pre-images' intermediate nodes are then the largest garbage of the ply.
+/// pre-images' intermediate nodes are then the largest garbage of the ply
+/// (its lost set was released after its own pre-image).
 fn release_for_split(space: &mut StateSpace, next_draw: Option<Bdd>, phases: &mut Phases) {
     if let Some(draw) = next_draw {
         space.manager.unpin(draw);
