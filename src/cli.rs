@@ -77,6 +77,11 @@ pub struct SolveArgs {
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
+    /// Split each ply's states and pre-images on its top K variables of cells into 2^K parts and
+    /// split them into won, drawn and lost part by part, each part's inputs released once split
+    /// (0: the whole ply at once; at most 8). The same sets, a lower peak of live nodes.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub split_parts: u8,
     /// Store the solution here (per ply win and lost BDDs, manifest.json rewritten after each ply); checked before any work.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -86,7 +91,7 @@ pub struct SolveArgs {
     /// Save each forward layer and each solved ply here and, when the directory holds a checkpoint
     /// of the same solve, continue from it (resume with the same --out, which then already holds
     /// the solved plies' files). The resume may change --image between in-place and
-    /// in-place-columns (or between monolithic and columns) and --image-split.
+    /// in-place-columns (or between monolithic and columns), --image-split and --split-parts.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Solve from the last ply down to this ply only, reading each ply's states back from the

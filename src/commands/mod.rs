@@ -372,6 +372,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     let spec = RunSpec {
         image: args.image.image,
         image_split: args.image.image_split,
+        split_parts: args.split_parts,
         terminal: args.terminal,
         checkpoint: args.checkpoint,
         solution: args.out,

@@ -240,6 +240,7 @@ fn make_row(
         terminal: run.terminal,
         image: run.image,
         image_split: Some(run.image_split),
+        split_parts: Some(run.split_parts),
         positions: if ok { totals.positions } else { None },
         plies: seen.plies,
         time_s: if ok { totals.time_s } else { elapsed_s },

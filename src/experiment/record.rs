@@ -146,6 +146,11 @@ pub struct RunRow {
     /// written before the column existed (no split then).
     #[serde(default)]
     pub image_split: Option<u8>,
+    /// Top variables a solve's plies were split in parts on
+    /// ([`crate::search::ForwardOptions::split_parts`]); empty in archives
+    /// written before the column existed (each ply split whole then).
+    #[serde(default)]
+    pub split_parts: Option<u8>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -307,7 +312,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 18] = [
+const ADDED_COLUMNS: [&str; 19] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -326,6 +331,7 @@ const ADDED_COLUMNS: [&str; 18] = [
     "split3_cache_ratio",
     "cut_at",
     "image_split",
+    "split_parts",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

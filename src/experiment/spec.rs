@@ -20,6 +20,7 @@
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or in-place-columns, monolithic, columns)
 //! image_split = [0, 3]        # default: 0 (K > 0: each image's operand cut on its top K variables)
+//! split_parts = [0, 3]        # default: 0 (K > 0: a solve splits each ply in 2^K parts)
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's
 //! gc_growth = [1.5, 2.0]      # key); default: [manager]'s value, not in the key
@@ -125,6 +126,10 @@ pub struct Grid {
     /// axis; default `[0]` (no split).
     #[serde(default = "default_image_split")]
     pub image_split: Vec<u8>,
+    /// Splits in parts of a solve's plies (top variables of cells), as an
+    /// axis; default `[0]` (each ply split whole).
+    #[serde(default = "default_image_split")]
+    pub split_parts: Vec<u8>,
     /// Threads of the BDD operations (runs still run one at a time).
     #[serde(default = "default_threads")]
     pub threads: Vec<usize>,
@@ -301,6 +306,7 @@ impl ExperimentSpec {
             min_cache_entries: !g.min_cache_entries.is_empty(),
             split3_cache_ratio: !g.split3_cache_ratio.is_empty(),
             image_split: g.image_split.len() > 1,
+            split_parts: g.split_parts.len() > 1,
         };
         // Each axis multiplies the settings so far, the earlier axes outermost.
         let mut settings = vec![self.manager.clone()];
@@ -351,6 +357,7 @@ impl ExperimentSpec {
             ("terminal", g.terminal.len()),
             ("image", g.image.len()),
             ("image_split", g.image_split.len()),
+            ("split_parts", g.split_parts.len()),
             ("threads", g.threads.len()),
         ];
         if let Some((key, _)) = lists.iter().find(|(_, n)| *n == 0) {
@@ -371,6 +378,14 @@ impl ExperimentSpec {
         runs = cross(runs, &g.terminal, |r, v| r.terminal = v);
         runs = cross(runs, &g.image, |r, v| r.image = v);
         runs = cross(runs, &g.image_split, |r, v| r.image_split = v);
+        // A count splits no ply: it runs once, unsplit.
+        runs = runs
+            .into_iter()
+            .flat_map(|r| {
+                let parts = if r.pass == Pass::Solve { g.split_parts.clone() } else { vec![0] };
+                parts.into_iter().map(move |split_parts| RunSpec { split_parts, ..r.clone() })
+            })
+            .collect();
         runs = cross(runs, &g.threads, |r, v| r.threads = v);
         runs = cross(runs, &managers, |r, (manager, swept)| {
             r.manager = manager.clone();

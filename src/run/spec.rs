@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
-use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
+use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT, MAX_SPLIT_PARTS};
 
 /// A search pass.
 #[derive(
@@ -187,6 +187,10 @@ pub struct Swept {
     /// change it between processes, e.g. `sweep --image-split`).
     #[serde(default)]
     pub image_split: bool,
+    /// The split in parts of a solve's plies, when the grid lists more than
+    /// one (like the image split, it changes the work, not the sets).
+    #[serde(default)]
+    pub split_parts: bool,
 }
 
 impl Swept {
@@ -209,6 +213,10 @@ pub struct RunSpec {
     /// ([`ForwardOptions::image_split`]; part of the key when swept and not 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub image_split: u8,
+    /// Top variables a solve's plies are split in parts on
+    /// ([`ForwardOptions::split_parts`]; part of the key when swept and not 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_parts: u8,
     /// Threads of the BDD operations (part of the key when more than one).
     #[serde(default = "crate::bdd::one_thread")]
     pub threads: usize,
@@ -243,7 +251,8 @@ pub struct RunSpec {
 impl RunSpec {
     /// The run's key in results: `WxH/encoding/order/pass/terminal/image`,
     /// then `/split-K` when its grid sweeps the image split and each image is
-    /// split on K > 0 top variables,
+    /// split on K > 0 top variables, `/parts-K` when it sweeps the split in
+    /// parts and a ply is split on K > 0,
     /// then `/N-threads` when the operations run on N > 1 threads, then
     /// `/cache-R`, `/gc-G`, `/max-cache-E`, `/gc-cache-P`, `/min-cache-E` and
     /// `/split3-cache-S` when its grid sweeps the cache ratio, the GC growth
@@ -253,6 +262,9 @@ impl RunSpec {
     pub fn key(&self) -> String {
         let split = self.swept.image_split && self.image_split > 0;
         let mut extra = if split { format!("/split-{}", self.image_split) } else { String::new() };
+        if self.swept.split_parts && self.split_parts > 0 {
+            extra += &format!("/parts-{}", self.split_parts);
+        }
         if self.threads > 1 {
             extra += &format!("/{}-threads", self.threads);
         }
@@ -306,6 +318,7 @@ impl RunSpec {
             terminal: TerminalStrategy::Whole,
             image: ImageStrategy::InPlace,
             image_split: 0,
+            split_parts: 0,
             threads: 1,
             limits: Limits::default(),
             manager: ManagerSettings::default(),
@@ -332,6 +345,12 @@ impl RunSpec {
         }
         if self.image_split > MAX_IMAGE_SPLIT {
             return Err(format!("image_split: {} must be 0 to {MAX_IMAGE_SPLIT}", self.image_split));
+        }
+        if self.split_parts > MAX_SPLIT_PARTS {
+            return Err(format!("split_parts: {} must be 0 to {MAX_SPLIT_PARTS}", self.split_parts));
+        }
+        if self.split_parts > 0 && self.pass != Pass::Solve {
+            return Err(format!("split_parts: {} splits a solve's plies; a count has none", self.split_parts));
         }
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("threads: {} must be 1 to {MAX_THREADS}", self.threads));
@@ -369,7 +388,8 @@ impl RunSpec {
 
     /// The forward pass's strategies.
     pub fn forward_options(&self) -> ForwardOptions {
-        ForwardOptions { image: self.image, terminal: self.terminal, image_split: self.image_split }
+        let (image, terminal) = (self.image, self.terminal);
+        ForwardOptions { image, terminal, image_split: self.image_split, split_parts: self.split_parts }
     }
 
     /// The manager configuration of this run: its pass's defaults

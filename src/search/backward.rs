@@ -28,8 +28,9 @@ use super::forward::{forward_from, ForwardOptions, ForwardSummary, Hooks, ImageS
 use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
-use super::transition::{with_retry, Joined, Step, StepOf, Transition};
-use crate::bdd::{Bdd, Manager};
+use super::split::{split_in_parts, split_whole, top_cell_vars};
+use super::transition::{Joined, Step, StepOf, Transition};
+use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
@@ -157,16 +158,15 @@ fn solve_on_pool(
             (None, None) => unreachable!("a layer not held is read from the checkpoint"),
         };
         let keep = Keep { ck: ck.as_deref_mut(), progress: &mut progress };
-        let (record, sets) = solve_ply(space, &rules, (i, states, &records[i as usize]), next, keep, &mut store)?;
+        let ply = (i, states, &records[i as usize]);
+        let (record, sets) = solve_ply(space, &rules, ply, next, keep, &mut store, opts.split_parts)?;
         let shown = on_ply(&record);
         plies.push(record);
         if let Some(c) = ck.as_deref_mut() {
             c.save_solved(space, &record, sets.win, sets.lost)?;
         }
         shown?;
-        let m = &mut space.manager;
-        m.unpin(sets.win);
-        m.unpin(states);
+        space.manager.unpin(sets.win);
         next = Next::Sets(sets);
     }
     let value = match next {
@@ -294,9 +294,10 @@ struct Keep<'a> {
     progress: &'a mut dyn FnMut(&Step),
 }
 
-/// Solve ply `i` from its states (and forward record) and the next ply's
-/// sets: its record, and its sets (all three pinned). `store` gets its win
-/// and lost while or after they are counted.
+/// Solve ply `i` from its states (pinned; released here) and forward
+/// record and the next ply's sets: its record, and its sets (all three
+/// pinned). `store` gets its win and lost while or after they are counted;
+/// `split_parts` is [`ForwardOptions::split_parts`].
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
@@ -304,6 +305,7 @@ fn solve_ply(
     next: Next,
     keep: Keep,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),
+    split_parts: u8,
 ) -> Result<(SolvePly, Solved)> {
     // A ply taken up from pre-images saved part way goes on from their time.
     let so_far = keep.ck.as_deref().and_then(|c| c.so_far(i)).unwrap_or_default();
@@ -312,13 +314,17 @@ fn solve_ply(
     // What the ply before left behind (only pinned sets survive), collected
     // under the GC policy as part of this ply.
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, keep, &mut phases)?;
-    // The terminal count: counted above, by the forward pass, or (in a
-    // checkpoint made before the forward pass counted it) split off for it.
-    let terminal = match (terminal, forward.terminal) {
-        (None, None) => Some(phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?.1),
-        (t, _) => t,
+    // The terminal states of a checkpoint made before the forward pass
+    // counted them, split off before the split releases the states.
+    let uncounted = match (&next, forward.terminal) {
+        (Next::Last, _) | (_, Some(_)) => None,
+        _ => Some(phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?.1),
     };
+    uncounted.map(|t| space.manager.pin(t));
+    let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, keep, &mut phases, split_parts)?;
+    // The terminal count: counted by the last ply's split, by the forward
+    // pass, or from the states split off above.
+    let terminal = terminal.or(uncounted);
     let frame = rules.frame_of(i);
     let large = space.manager.live_nodes() > STORE_BESIDE_MAX_LIVE;
     space.manager.make_room_for_count();
@@ -347,6 +353,7 @@ fn solve_ply(
         }
     });
     stored?;
+    uncounted.map(|t| space.manager.unpin(t));
     let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
     let record = SolvePly {
         ply: i,
@@ -366,9 +373,11 @@ fn solve_ply(
     Ok((record, sets))
 }
 
-/// Ply `i`'s win, draw and lost (pinned), and its terminal states where it
-/// splits them off (the last ply; see the module documentation); the ply's
-/// clock started at `ply_start`; the pre-images' steps go to `keep`.
+/// Ply `i`'s win, draw and lost (pinned) from its states (pinned; released
+/// here), and its terminal states where it splits them off (the last ply;
+/// see the module documentation); the ply's clock started at `ply_start`;
+/// the pre-images' steps go to `keep`; the split is cut on `split_parts`
+/// top variables (in one piece when 0).
 fn classify(
     space: &mut StateSpace,
     rules: &Transition,
@@ -376,12 +385,14 @@ fn classify(
     next: Next,
     Keep { mut ck, progress }: Keep,
     phases: &mut Phases,
+    split_parts: u8,
 ) -> Result<(Solved, Option<Bdd>)> {
     let next = match next {
         Next::Last => {
             let (alive, terminal) = phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?;
             space.manager.pin(alive);
             space.manager.pin(terminal);
+            space.manager.unpin(states);
             return Ok((Solved { win: Bdd::FALSE, draw: alive, lost: terminal }, Some(terminal)));
         }
         Next::Sets(sets) => Some(sets),
@@ -422,8 +433,12 @@ fn classify(
     }
     let to_draw = pre(space, Target::Draw, next.map(|n| n.draw))?;
     release_for_split(space, next.map(|n| n.draw), phases);
-    let (win, draw, lost) =
-        phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, states, to_lost, to_draw))?;
+    let vars = top_cell_vars(space, rules.frame_of(i), usize::from(split_parts));
+    let inputs = [states, to_lost, to_draw];
+    let [win, draw, lost] = phases.time(space, Phase::Split, |s| match vars.is_empty() {
+        true => split_whole(&mut s.manager, inputs),
+        false => split_in_parts(&mut s.manager, inputs, &vars),
+    })?;
     Ok((Solved { win, draw, lost }, None))
 }
 
@@ -437,24 +452,4 @@ fn release_for_split(space: &mut StateSpace, next_draw: Option<Bdd>, phases: &mu
         space.manager.unpin(draw);
     }
     phases.time(space, Phase::Gc, |s| s.manager.gc(&[]));
-}
-
-/// The ply's `(win, draw, lost)` (pinned) from its `states` and the
-/// pre-images of the next ply's lost and drawn sets (both pinned; unpinned
-/// here). The won states come first, `win = states ∧ to_lost`; the lost
-/// set's pre-image is then collected and the three-way split of `states` by
-/// `win` and `to_draw` gives the other two (its first result is `win`
-/// again). The split's peak thus holds one pre-image beside the three sets,
-/// not both (`win` has about the nodes of `to_lost`).
-fn split_ply(m: &mut Manager, states: Bdd, to_lost: Bdd, to_draw: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
-    let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
-    m.pin(win);
-    m.unpin(to_lost);
-    m.gc(&[]);
-    let (won, draw, lost) = with_retry(m, &[], |m| m.split3(states, win, to_draw))?;
-    assert_eq!(won, win, "the won states split off again are the won states");
-    m.pin(draw);
-    m.pin(lost);
-    m.unpin(to_draw);
-    Ok((win, draw, lost))
 }

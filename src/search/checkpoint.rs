@@ -73,12 +73,17 @@ impl Setup {
     /// Refuse a checkpoint (`path`) whose BDDs are not those a search with
     /// `wanted` makes: of another board, encoding, order or termination, or
     /// with plies in other frames. How an image is computed (one relation
-    /// or one per column, the image split) may differ: it changes the work,
-    /// not the sets.
+    /// or one per column, the image split) and the split in parts of a
+    /// retrograde ply may differ: they change the work, not the sets.
     pub(crate) fn check_same_sets(&self, wanted: &Setup, path: &Path) -> Result<()> {
         let (mine, theirs) = (&self.options, &wanted.options);
         let same_frames = (0..2).all(|ply| mine.image.frame_of(ply) == theirs.image.frame_of(ply));
-        let with_my_images = ForwardOptions { image: mine.image, image_split: mine.image_split, ..*theirs };
+        let with_my_images = ForwardOptions {
+            image: mine.image,
+            image_split: mine.image_split,
+            split_parts: mine.split_parts,
+            ..*theirs
+        };
         if same_frames && (Setup { options: with_my_images, ..wanted.clone() }) == *self {
             return Ok(());
         }

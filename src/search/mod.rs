@@ -14,6 +14,7 @@ pub mod phases;
 mod records;
 pub mod solution;
 pub mod solve_checkpoint;
+mod split;
 pub mod table;
 pub mod transition;
 
@@ -24,6 +25,7 @@ pub use forward::{
     PlyRecord, Resume, TerminalStrategy, MAX_IMAGE_SPLIT,
 };
 pub(crate) use options::is_zero;
+pub use options::MAX_SPLIT_PARTS;
 #[cfg(unix)]
 pub use phases::write_allocation_failure;
 pub use phases::{Phase, Phases};

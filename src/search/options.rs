@@ -87,18 +87,43 @@ pub struct ForwardOptions {
     /// Not serialized when 0, so that checkpoints without it keep their checksum.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub image_split: u8,
+    /// Split in parts of a retrograde ply (solve only): its states and the
+    /// two pre-images are cut on the frame's top `split_parts` variables of
+    /// cells into `2^split_parts` parts, and the three-way split runs part
+    /// by part, each part's inputs released once it is split (0: one split
+    /// of the whole ply; at most [`MAX_SPLIT_PARTS`]). The same sets, a lower
+    /// peak. Not serialized when 0, like `image_split`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub split_parts: u8,
 }
 
 /// The most top variables an image may be split on (256 parts).
 pub const MAX_IMAGE_SPLIT: u8 = 8;
+
+/// The most top variables a ply's three-way split may be cut on (256 parts).
+pub const MAX_SPLIT_PARTS: u8 = 8;
 
 /// Whether an image split is none (fields that skip it when serialized).
 pub(crate) fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+impl ForwardOptions {
+    /// The options that make images and pre-images: these, without the
+    /// split in parts (which only changes how a ply's sets are split off
+    /// its pre-images).
+    pub(crate) fn images(&self) -> ForwardOptions {
+        ForwardOptions { split_parts: 0, ..*self }
+    }
+}
+
 impl Default for ForwardOptions {
     fn default() -> ForwardOptions {
-        ForwardOptions { image: ImageStrategy::InPlace, terminal: TerminalStrategy::Whole, image_split: 0 }
+        ForwardOptions {
+            image: ImageStrategy::InPlace,
+            terminal: TerminalStrategy::Whole,
+            image_split: 0,
+            split_parts: 0,
+        }
     }
 }

@@ -385,10 +385,11 @@ impl SolveCheckpoint {
         self.taken_up(ply).filter(|p| p.finished).count() == 2
     }
 
-    /// The pre-images of ply `ply` saved part way under this solve's options.
+    /// The pre-images of ply `ply` saved part way under this solve's options
+    /// of images ([`ForwardOptions::images`]).
     fn taken_up(&self, ply: u32) -> impl Iterator<Item = &Partial> {
-        let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options());
-        self.progress.partial.iter().filter(move |p| p.ply == ply && made_with(p) == self.options)
+        let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options()).images();
+        self.progress.partial.iter().filter(move |p| p.ply == ply && made_with(p) == self.options.images())
     }
 
     fn write(&self) -> Result<()> {

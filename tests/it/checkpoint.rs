@@ -428,8 +428,9 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
     let opts = ForwardOptions::default();
-    let run = |dir: &std::path::Path, down_to: Option<u32>, max_nodes, steps: &mut Vec<Step>| {
+    let run = |dir: &std::path::Path, down_to: Option<u32>, (max_nodes, split_parts), steps: &mut Vec<Step>| {
         let config = Config { max_nodes, ..Config::default() };
+        let opts = ForwardOptions { split_parts, ..opts };
         let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
         let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, down_to.is_none()).unwrap();
         let ck = Some((&mut ck, resume));
@@ -444,7 +445,7 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
     for (down_to, limit) in [None, Some(0)].into_iter().flat_map(|d| limits.clone().map(move |l| (d, l))) {
         let dir = tempfile::tempdir().unwrap();
         let mut before = Vec::new();
-        let stopped = run(dir.path(), down_to, limit, &mut before).unwrap_err();
+        let stopped = run(dir.path(), down_to, (limit, 0), &mut before).unwrap_err();
         let text = std::fs::read_to_string(dir.path().join("solve-checkpoint.json")).unwrap();
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let partial = file["progress"]["partial"].as_array().cloned().unwrap_or_default();
@@ -470,9 +471,11 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
                 }
             }
         }
-        let mut after = Vec::new();
-        let resumed = run(dir.path(), down_to, Config::default().max_nodes, &mut after).unwrap();
-        assert_eq!(rows(&resumed.plies), want, "down to {down_to:?}, limit {limit} ({stopped})");
+        // Every other resume splits its plies in parts: the pre-images saved
+        // without are its own.
+        let (mut after, split_parts) = (Vec::new(), (limit / 10_000 % 2) as u8 * 3);
+        let resumed = run(dir.path(), down_to, (Config::default().max_nodes, split_parts), &mut after).unwrap();
+        assert_eq!(rows(&resumed.plies), want, "down to {down_to:?}, limit {limit}, parts {split_parts} ({stopped})");
         // A pre-image held is not built again: the resumed solve takes no
         // step of it.
         for p in &partial {

@@ -43,7 +43,8 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             for order in &ORDERS {
                 let images = [(ImageStrategy::InPlace, 0), (ImageStrategy::Monolithic, 0), (ImageStrategy::InPlace, 3)];
                 for (image, image_split) in images {
-                    let got = bdd_counts(kind, size, order, ForwardOptions { image, terminal, image_split });
+                    let got =
+                        bdd_counts(kind, size, order, ForwardOptions { image, terminal, image_split, split_parts: 0 });
                     let what = format!("{size} {kind} {} {image:?} split {image_split} {terminal:?}", order.name());
                     assert_eq!(got, oracle, "{what}");
                 }
@@ -70,7 +71,7 @@ fn strategies_agree_with_each_other() {
             for &image in ImageStrategy::value_variants() {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
                     for image_split in [0, 2] {
-                        let opts = ForwardOptions { image, terminal, image_split };
+                        let opts = ForwardOptions { image, terminal, image_split, split_parts: 0 };
                         let got = bdd_counts(kind, size, &OrderSpec::PAPER, opts);
                         assert_eq!(got, reference, "{size} {kind} {image:?} {terminal:?} split {image_split}");
                     }

@@ -38,24 +38,28 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
     for size in boards {
         let explicit = ExplicitSolution::solve(size).unwrap();
         let table = explicit.table();
+        // (image, terminal, image split, split in parts)
         let strategies = [
-            (ImageStrategy::InPlace, TerminalStrategy::Whole, 0),
-            (ImageStrategy::Monolithic, TerminalStrategy::Whole, 0),
-            (ImageStrategy::InPlaceColumns, TerminalStrategy::Whole, 0),
-            (ImageStrategy::InPlace, TerminalStrategy::Lines, 0),
-            (ImageStrategy::InPlace, TerminalStrategy::Whole, 3),
-            (ImageStrategy::Monolithic, TerminalStrategy::Whole, 2),
+            (ImageStrategy::InPlace, TerminalStrategy::Whole, 0, 0),
+            (ImageStrategy::Monolithic, TerminalStrategy::Whole, 0, 0),
+            (ImageStrategy::InPlaceColumns, TerminalStrategy::Whole, 0, 0),
+            (ImageStrategy::InPlace, TerminalStrategy::Lines, 0, 0),
+            (ImageStrategy::InPlace, TerminalStrategy::Whole, 3, 0),
+            (ImageStrategy::Monolithic, TerminalStrategy::Whole, 2, 0),
+            (ImageStrategy::InPlace, TerminalStrategy::Whole, 0, 2),
+            (ImageStrategy::Monolithic, TerminalStrategy::Whole, 2, 3),
+            (ImageStrategy::InPlace, TerminalStrategy::Lines, 0, 1),
         ];
-        for (kind, (image, terminal, image_split)) in
+        for (kind, (image, terminal, image_split, split_parts)) in
             EncodingKind::all().iter().flat_map(|&k| strategies.map(|s| (k, s)))
         {
-            let opts = ForwardOptions { image, terminal, image_split };
+            let opts = ForwardOptions { image, terminal, image_split, split_parts };
             let (plies, value) = bdd_solve(kind, size, &OrderSpec::PAPER, opts);
             let got: Vec<(u64, u64, u64, u64, u64)> = plies
                 .iter()
                 .map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64))
                 .collect();
-            let what = format!("{size} {kind} {image:?} {terminal:?} split {image_split}");
+            let what = format!("{size} {kind} {image:?} {terminal:?} split {image_split} parts {split_parts}");
             assert_eq!(got, table, "{what}");
             assert_eq!(value, value_of(&explicit, size), "{what}");
         }
@@ -70,8 +74,12 @@ fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
         let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
         for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
             for &image in ImageStrategy::value_variants() {
-                let (plies, _) =
-                    bdd_solve(kind, size, &OrderSpec::ROW_WISE, ForwardOptions { image, terminal, image_split: 0 });
+                let (plies, _) = bdd_solve(
+                    kind,
+                    size,
+                    &OrderSpec::ROW_WISE,
+                    ForwardOptions { image, terminal, ..Default::default() },
+                );
                 for (p, c) in plies.iter().zip(&counted.plies) {
                     assert_eq!(p.won + p.drawn + p.lost, c.states, "{kind} ply {}", p.ply);
                     assert_eq!(p.total, c.states);

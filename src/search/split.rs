@@ -1,0 +1,111 @@
+//! The three-way split of a retrograde ply: its states by the pre-images of
+//! the next ply's lost and drawn sets into won, drawn and lost
+//! (`Manager::split3`), in one piece or part by part.
+//!
+//! Both ways take the ply's states and the two pre-images pinned and
+//! release them (each pin taken once), and return the three sets pinned.
+
+use super::transition::with_retry;
+use crate::bdd::{Bdd, Manager, Var};
+use crate::encoding::{Frame, StateSpace};
+use crate::error::Result;
+
+/// The ply's `(win, draw, lost)` in one piece. The won states come first,
+/// `win = states ∧ to_lost`; the lost set's pre-image is then collected and
+/// the three-way split of `states` by `win` and `to_draw` gives the other
+/// two (its first result is `win` again). The split's peak thus holds one
+/// pre-image beside the three sets, not both (`win` has about the nodes of
+/// `to_lost`).
+pub(super) fn split_whole(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3]) -> Result<[Bdd; 3]> {
+    let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
+    m.pin(win);
+    m.unpin(to_lost);
+    m.gc(&[]);
+    let (won, draw, lost) = with_retry(m, &[], |m| m.split3(states, win, to_draw))?;
+    assert_eq!(won, win, "the won states split off again are the won states");
+    m.pin(draw);
+    m.pin(lost);
+    m.unpin(to_draw);
+    m.unpin(states);
+    Ok([win, draw, lost])
+}
+
+/// The ply's `(win, draw, lost)` split part by part: the states and both
+/// pre-images are cut on `vars` (part `p` has variable `vars[k]` equal to
+/// bit `k` of `p`), each part is split three ways and its results joined to
+/// the sets so far, and the part is then cut off the inputs, so that they
+/// shrink as the results grow. A collection may follow each part (under the
+/// GC policy). The parts of a cut on variables above every other are
+/// disjoint sub-BDDs, so the cuts and joins only make nodes at the cut's
+/// levels.
+pub(super) fn split_in_parts(m: &mut Manager, inputs: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
+    let mut rest = inputs;
+    let mut sets = [Bdd::FALSE; 3];
+    for p in 0..1usize << vars.len() {
+        let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(k, &v)| (v, (p >> k) & 1 == 1)).collect();
+        let cube = with_retry(m, &[], |m| m.cube(&literals))?;
+        m.pin(cube);
+        let mut part = [Bdd::FALSE; 3];
+        for (input, piece) in rest.iter_mut().zip(&mut part) {
+            let (inside, outside) = with_retry(m, &[], |m| m.split(*input, cube))?;
+            m.pin(inside);
+            m.pin(outside);
+            m.unpin(*input);
+            (*input, *piece) = (outside, inside);
+        }
+        m.unpin(cube);
+        let (w, d, l) = with_retry(m, &[], |m| m.split3(part[0], part[1], part[2]))?;
+        for (set, result) in sets.iter_mut().zip([w, d, l]) {
+            let joined = with_retry(m, &[w, d, l], |m| m.or(*set, result))?;
+            m.pin(joined);
+            m.unpin(*set);
+            *set = joined;
+        }
+        part.iter().for_each(|&f| m.unpin(f));
+        m.maybe_gc(&[]);
+    }
+    assert_eq!(rest, [Bdd::FALSE; 3], "every part of the inputs was split");
+    Ok(sets)
+}
+
+/// The first `k` variables of cells of `frame` in the order, top first:
+/// the side to move is the same for every position of a ply, so it cuts
+/// nothing. Fewer when the frame has fewer.
+pub(super) fn top_cell_vars(space: &StateSpace, frame: Frame, k: usize) -> Vec<Var> {
+    let state_vars = space.encoding.state_vars();
+    let cells: Vec<Var> =
+        (0..state_vars.len()).filter(|&j| state_vars[j].cell.is_some()).map(|j| space.layout.var(frame, j)).collect();
+    let in_order = space.manager.var_set_vars(space.layout.set(frame));
+    in_order.into_iter().filter(|v| cells.contains(v)).take(k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bdd::Config;
+    use crate::encoding::{EncodingKind, OrderSpec};
+    use crate::game::BoardSize;
+
+    /// The names, in the order, of the state variables `vars` stand for.
+    fn names(space: &StateSpace, vars: &[Var]) -> Vec<String> {
+        vars.iter().map(|&v| space.arrangement[space.manager.level_of(v).0 as usize / 2].clone()).collect()
+    }
+
+    #[test]
+    fn the_cut_takes_the_top_variables_of_cells_below_the_side_to_move() {
+        for kind in [EncodingKind::Compressed, EncodingKind::Cellwise] {
+            let size = BoardSize::new(4, 4).unwrap();
+            let space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
+            let cells: Vec<String> = space.arrangement.iter().filter(|n| *n != "stm").take(3).cloned().collect();
+            assert_eq!(space.arrangement.iter().position(|n| n == "stm"), Some(0), "{kind}: the side to move on top");
+            for frame in [Frame::A, Frame::B] {
+                let vars = top_cell_vars(&space, frame, 3);
+                assert_eq!(names(&space, &vars), cells, "{kind} {frame:?}");
+                let set = space.manager.var_set_vars(space.layout.set(frame));
+                assert!(vars.iter().all(|v| set.contains(v)), "{kind}: the cut is in frame {frame:?}");
+            }
+            let all = top_cell_vars(&space, Frame::A, 1000);
+            assert_eq!(all.len(), space.arrangement.len() - 1, "{kind}: every variable but the side to move");
+        }
+    }
+}
