@@ -320,7 +320,9 @@ fn solve_ply(
         (Next::Last, _) | (_, Some(_)) => None,
         _ => Some(phases.time(space, Phase::Terminal, |s| rules.split_terminal(s, i, states))?.1),
     };
-    uncounted.map(|t| space.manager.pin(t));
+    if let Some(t) = uncounted {
+        space.manager.pin(t);
+    }
     let (sets, terminal) = classify(space, rules, (i, states, ply_start), next, keep, &mut phases, split_parts)?;
     // The terminal count: counted by the last ply's split, by the forward
     // pass, or from the states split off above.
@@ -353,7 +355,9 @@ fn solve_ply(
         }
     });
     stored?;
-    uncounted.map(|t| space.manager.unpin(t));
+    if let Some(t) = uncounted {
+        space.manager.unpin(t);
+    }
     let (rss_bytes, peak_rss_bytes) = measure::rss_and_peak_bytes();
     let record = SolvePly {
         ply: i,
