@@ -28,7 +28,7 @@ use super::forward::{forward_from, ForwardOptions, ForwardSummary, Hooks, ImageS
 use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
-use super::split::{split_in_parts, split_whole, top_cell_vars};
+use super::split::{split_ply, top_cell_vars};
 use super::transition::{Joined, Step, StepOf, Transition};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
@@ -439,10 +439,7 @@ fn classify(
     release_for_split(space, next.map(|n| n.draw), phases);
     let vars = top_cell_vars(space, rules.frame_of(i), usize::from(split_parts));
     let inputs = [states, to_lost, to_draw];
-    let [win, draw, lost] = phases.time(space, Phase::Split, |s| match vars.is_empty() {
-        true => split_whole(&mut s.manager, inputs),
-        false => split_in_parts(&mut s.manager, inputs, &vars),
-    })?;
+    let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &vars))?;
     Ok((Solved { win, draw, lost }, None))
 }
 

@@ -1,51 +1,44 @@
 //! The three-way split of a retrograde ply: its states by the pre-images of
 //! the next ply's lost and drawn sets into won, drawn and lost
-//! (`Manager::split3`), in one piece or part by part.
+//! (`Manager::split3`), whole or part by part.
 //!
-//! Both ways take the ply's states and the two pre-images pinned and
-//! release them (each pin taken once), and return the three sets pinned.
+//! The split takes the ply's states and the two pre-images pinned and
+//! releases them (each pin taken once), and returns the three sets pinned.
 
 use super::transition::with_retry;
 use crate::bdd::{Bdd, Manager, Var};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
 
-/// The ply's `(win, draw, lost)` in one piece. The won states come first,
-/// `win = states ∧ to_lost`; the lost set's pre-image is then collected and
-/// the three-way split of `states` by `win` and `to_draw` gives the other
-/// two (its first result is `win` again). The split's peak thus holds one
-/// pre-image beside the three sets, not both (`win` has about the nodes of
-/// `to_lost`).
-pub(super) fn split_whole(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3]) -> Result<[Bdd; 3]> {
+/// The ply's `(win, draw, lost)`. The won states come first, whole:
+/// `win = states ∧ to_lost`; the lost set's pre-image is then released and
+/// collected. The three-way split of `states` by `win` and `to_draw` then
+/// gives the other two (its first result is `win` again), so that its peak
+/// holds one pre-image beside the three sets, not both (`win` has about the
+/// nodes of `to_lost`).
+///
+/// With `vars`, that split runs part by part: the states and the drawn
+/// set's pre-image are cut on `vars` (part `p` has variable `vars[k]` equal
+/// to bit `k` of `p`), each part is split three ways and its results joined
+/// to the sets so far, and the part is then cut off those two inputs, so
+/// that they shrink as the results grow; a collection may follow each part
+/// (under the GC policy). The parts of a cut on variables above every other
+/// share the nodes below the cut, so the cuts and joins make nodes at the
+/// cut's levels only. Without `vars`, the one part is the whole ply.
+pub(super) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
     let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
     m.pin(win);
     m.unpin(to_lost);
     m.gc(&[]);
-    let (won, draw, lost) = with_retry(m, &[], |m| m.split3(states, win, to_draw))?;
-    assert_eq!(won, win, "the won states split off again are the won states");
-    m.pin(draw);
-    m.pin(lost);
-    m.unpin(to_draw);
-    m.unpin(states);
-    Ok([win, draw, lost])
-}
-
-/// The ply's `(win, draw, lost)` split part by part: the states and both
-/// pre-images are cut on `vars` (part `p` has variable `vars[k]` equal to
-/// bit `k` of `p`), each part is split three ways and its results joined to
-/// the sets so far, and the part is then cut off the inputs, so that they
-/// shrink as the results grow. A collection may follow each part (under the
-/// GC policy). The parts of a cut on variables above every other are
-/// disjoint sub-BDDs, so the cuts and joins only make nodes at the cut's
-/// levels.
-pub(super) fn split_in_parts(m: &mut Manager, inputs: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
-    let mut rest = inputs;
-    let mut sets = [Bdd::FALSE; 3];
+    let mut rest = [states, to_draw];
+    let (mut draw, mut lost) = (Bdd::FALSE, Bdd::FALSE);
     for p in 0..1usize << vars.len() {
         let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(k, &v)| (v, (p >> k) & 1 == 1)).collect();
         let cube = with_retry(m, &[], |m| m.cube(&literals))?;
         m.pin(cube);
-        let mut part = [Bdd::FALSE; 3];
+        let won = with_retry(m, &[], |m| m.and(win, cube))?;
+        m.pin(won);
+        let mut part = [Bdd::FALSE; 2];
         for (input, piece) in rest.iter_mut().zip(&mut part) {
             let (inside, outside) = with_retry(m, &[], |m| m.split(*input, cube))?;
             m.pin(inside);
@@ -54,18 +47,21 @@ pub(super) fn split_in_parts(m: &mut Manager, inputs: [Bdd; 3], vars: &[Var]) ->
             (*input, *piece) = (outside, inside);
         }
         m.unpin(cube);
-        let (w, d, l) = with_retry(m, &[], |m| m.split3(part[0], part[1], part[2]))?;
-        for (set, result) in sets.iter_mut().zip([w, d, l]) {
-            let joined = with_retry(m, &[w, d, l], |m| m.or(*set, result))?;
+        let (w, d, l) = with_retry(m, &[], |m| m.split3(part[0], won, part[1]))?;
+        assert_eq!(w, won, "the won states split off again are the won states");
+        for (set, result) in [(&mut draw, d), (&mut lost, l)] {
+            let joined = with_retry(m, &[d, l], |m| m.or(*set, result))?;
             m.pin(joined);
             m.unpin(*set);
             *set = joined;
         }
-        part.iter().for_each(|&f| m.unpin(f));
-        m.maybe_gc(&[]);
+        [won, part[0], part[1]].iter().for_each(|&f| m.unpin(f));
+        if p + 1 < 1 << vars.len() {
+            m.maybe_gc(&[]);
+        }
     }
-    assert_eq!(rest, [Bdd::FALSE; 3], "every part of the inputs was split");
-    Ok(sets)
+    assert_eq!(rest, [Bdd::FALSE; 2], "every part of the inputs was split");
+    Ok([win, draw, lost])
 }
 
 /// The first `k` variables of cells of `frame` in the order, top first:
