@@ -28,8 +28,8 @@ use super::forward::{forward_from, ForwardOptions, ForwardSummary, Hooks, ImageS
 use super::phases::{Phase, Phases, SoFar};
 pub use super::records::{SolvePly, Value};
 use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
-use super::split::{split_ply, top_cell_vars};
-use super::transition::{Joined, Step, StepOf, Transition};
+use super::split::split_ply;
+use super::transition::{top_cell_vars, Joined, Step, StepOf, Transition};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};

@@ -115,6 +115,12 @@ struct SavedImage {
     options: ForwardOptions,
     time_s: f64,
     phases: Phases,
+    /// Whether the image split's parts are cut on variables of cells
+    /// ([`crate::search::transition::top_cell_vars`]), as every save's are;
+    /// when absent, on the top state variables with the side to move, and
+    /// such steps part way under a split are not taken up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    cells_cut: bool,
 }
 
 /// `checkpoint.json`.
@@ -259,7 +265,7 @@ impl Checkpoint {
         if Some(space.count(states, frame)) != file.records.last().map(|r| r.states) {
             return Err(bad(&dir.join(&file.file), "its state count differs from the checkpoint's record"));
         }
-        let image = match file.image.as_ref().filter(|i| i.options == *options) {
+        let image = match file.image.as_ref().filter(|i| i.options == *options && options.steps_taken_up(i.cells_cut)) {
             Some(saved) => Some(checkpoint.load_image(space, &file, saved)?),
             None => None,
         };
@@ -330,6 +336,7 @@ impl Checkpoint {
             options: self.options,
             time_s: image.time_s,
             phases: image.phases,
+            cells_cut: true,
         };
         let label = file.image_label(space, &saved);
         space.manager.save(&[image.joined.union], &label, &self.dir.join(&saved.file))?;

@@ -115,6 +115,14 @@ impl ForwardOptions {
     pub(crate) fn images(&self) -> ForwardOptions {
         ForwardOptions { split_parts: 0, ..*self }
     }
+
+    /// Whether steps of an image or pre-image saved part way under these
+    /// options go on under the image split's cut, given whether their parts
+    /// were cut on variables of cells (`cells_cut`): yes, unless they were
+    /// cut on other variables.
+    pub(crate) fn steps_taken_up(&self, cells_cut: bool) -> bool {
+        self.image_split == 0 || cells_cut
+    }
 }
 
 impl Default for ForwardOptions {

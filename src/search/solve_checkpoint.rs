@@ -96,6 +96,12 @@ struct Partial {
     /// Whether `steps` are all the pre-image's steps (absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     finished: bool,
+    /// Whether the image split's parts are cut on variables of cells
+    /// ([`crate::search::transition::top_cell_vars`]), as every save's are;
+    /// when absent, on the top state variables with the side to move, and
+    /// such steps part way under a split are not taken up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    cells_cut: bool,
 }
 
 /// The name of the file of a pre-image over its first `steps` steps: each
@@ -338,7 +344,16 @@ impl SolveCheckpoint {
         }
         let options = (self.options != *self.setup.options()).then_some(self.options);
         let file = partial_file(ply, target, joined.steps);
-        let p = Partial { ply, target, steps: joined.steps, file, options, so_far: Some(so_far), finished };
+        let p = Partial {
+            ply,
+            target,
+            steps: joined.steps,
+            file,
+            options,
+            so_far: Some(so_far),
+            finished,
+            cells_cut: true,
+        };
         space.manager.save(&[joined.union], &partial_label(space, &self.setup, &p), &self.dir.join(&p.file))?;
         let stale: Vec<String> = self
             .progress
@@ -389,7 +404,11 @@ impl SolveCheckpoint {
     /// of images ([`ForwardOptions::images`]).
     fn taken_up(&self, ply: u32) -> impl Iterator<Item = &Partial> {
         let made_with = |p: &Partial| p.options.unwrap_or(*self.setup.options()).images();
-        self.progress.partial.iter().filter(move |p| p.ply == ply && made_with(p) == self.options.images())
+        let goes_on = move |p: &Partial| p.finished || made_with(p).steps_taken_up(p.cells_cut);
+        self.progress
+            .partial
+            .iter()
+            .filter(move |p| p.ply == ply && made_with(p) == self.options.images() && goes_on(p))
     }
 
     fn write(&self) -> Result<()> {

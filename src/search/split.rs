@@ -7,7 +7,6 @@
 
 use super::transition::with_retry;
 use crate::bdd::{Bdd, Manager, Var};
-use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
 
 /// The ply's `(win, draw, lost)`. The won states come first, whole:
@@ -64,22 +63,13 @@ pub(super) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], v
     Ok([win, draw, lost])
 }
 
-/// The first `k` variables of cells of `frame` in the order, top first:
-/// the side to move is the same for every position of a ply, so it cuts
-/// nothing. Fewer when the frame has fewer.
-pub(super) fn top_cell_vars(space: &StateSpace, frame: Frame, k: usize) -> Vec<Var> {
-    let state_vars = space.encoding.state_vars();
-    let cells: Vec<Var> =
-        (0..state_vars.len()).filter(|&j| state_vars[j].cell.is_some()).map(|j| space.layout.var(frame, j)).collect();
-    let in_order = space.manager.var_set_vars(space.layout.set(frame));
-    in_order.into_iter().filter(|v| cells.contains(v)).take(k).collect()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::transition::top_cell_vars;
     use crate::bdd::Config;
+    use crate::bdd::Var;
     use crate::encoding::{EncodingKind, OrderSpec};
+    use crate::encoding::{Frame, StateSpace};
     use crate::game::BoardSize;
 
     /// The names, in the order, of the state variables `vars` stand for.

@@ -253,16 +253,21 @@ impl Transition {
         self.moves[ply as usize % 2].len() << self.split_vars(space, ply, forward).len()
     }
 
-    /// The variables of the operand's set of an image (`forward`: ply
-    /// `ply`'s frame) or pre-image (ply `ply + 1`'s).
-    fn operand_set(&self, space: &StateSpace, ply: u32, forward: bool) -> crate::bdd::VarSet {
-        space.layout.set(self.frame_of(if forward { ply } else { ply + 1 }))
+    /// The frame of the operand of an image (`forward`: ply `ply`'s frame)
+    /// or pre-image (ply `ply + 1`'s).
+    fn operand_frame(&self, ply: u32, forward: bool) -> Frame {
+        self.frame_of(if forward { ply } else { ply + 1 })
     }
 
-    /// The operand's top variables the image split cuts on (at most `split`).
+    /// The variables of the operand's set ([`Transition::operand_frame`]).
+    fn operand_set(&self, space: &StateSpace, ply: u32, forward: bool) -> crate::bdd::VarSet {
+        space.layout.set(self.operand_frame(ply, forward))
+    }
+
+    /// The operand's top variables of cells the image split cuts on (at
+    /// most `split`; see [`top_cell_vars`]).
     fn split_vars(&self, space: &StateSpace, ply: u32, forward: bool) -> Vec<Var> {
-        let set = self.operand_set(space, ply, forward);
-        space.manager.var_set_vars(set).into_iter().take(self.split as usize).collect()
+        top_cell_vars(space, self.operand_frame(ply, forward), self.split as usize)
     }
 
     /// Unpin everything `build` pinned.
@@ -289,4 +294,15 @@ fn part_of(m: &mut Manager, f: Bdd, vars: &[Var], p: usize, keep: Bdd) -> Result
     let part = with_retry(m, &[f, keep], |m| m.and(f, cube));
     m.unpin(cube);
     part
+}
+
+/// The first `k` variables of cells of `frame` in the order, top first:
+/// the side to move is the same for every position of a ply, so it cuts
+/// nothing. Fewer when the frame has fewer.
+pub(crate) fn top_cell_vars(space: &StateSpace, frame: Frame, k: usize) -> Vec<Var> {
+    let state_vars = space.encoding.state_vars();
+    let cells: Vec<Var> =
+        (0..state_vars.len()).filter(|&j| state_vars[j].cell.is_some()).map(|j| space.layout.var(frame, j)).collect();
+    let in_order = space.manager.var_set_vars(space.layout.set(frame));
+    in_order.into_iter().filter(|v| cells.contains(v)).take(k).collect()
 }

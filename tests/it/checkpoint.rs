@@ -635,3 +635,58 @@ fn a_resumed_count_keeps_the_peak_of_the_process_before_it() {
     }
     assert!(earlier_higher > 0, "some resumed process alone peaked lower than the one before it");
 }
+
+/// Steps of a pre-image saved part way under an image split are taken up
+/// only if their parts were cut as today's are (on variables of cells): a
+/// checkpoint whose partial pre-images lack the mark (cut on the top state
+/// variables with the side to move) has them built from their first step,
+/// and a copy that keeps the mark goes on from them; both give the solve's
+/// rows.
+#[test]
+fn pre_image_steps_cut_on_other_variables_are_built_again() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::solve_checkpoint::Target;
+    use c4bdd::search::{solve, ForwardOptions, SolveCheckpoint, Step, StepOf};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
+    let opts = ForwardOptions { image_split: 2, ..ForwardOptions::default() };
+    let run = |dir: &std::path::Path, max_nodes, steps: &mut Vec<Step>| {
+        let config = Config { max_nodes, ..Config::default() };
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
+        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, true).unwrap();
+        ck.set_partial_every(std::time::Duration::ZERO);
+        let ck = Some((&mut ck, resume));
+        let on_step = |s: &Step| steps.push(*s);
+        let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
+        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, on_ply, store, on_step)
+    };
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
+    let mut seen = 0;
+    for limit in (100_000..=160_000).step_by(10_000) {
+        let dir = tempfile::tempdir().unwrap();
+        run(dir.path(), limit, &mut Vec::new()).unwrap_err();
+        let path = dir.path().join("solve-checkpoint.json");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let partial = file["progress"]["partial"].as_array().cloned().unwrap_or_default();
+        let Some(p) = partial.iter().find(|p| p["finished"] != true) else { continue };
+        assert_eq!(p["cells_cut"], true, "limit {limit}: {p}");
+        seen += 1;
+        let (ply, done) = (p["ply"].as_u64().unwrap() as u32, p["relations"].as_u64().unwrap() as usize);
+        let target = if p["target"] == "lost" { Target::Lost } else { Target::Draw };
+        let first_step = |steps: &[Step]| {
+            steps.iter().find(|s| s.ply == ply && s.of == StepOf::PreImage(target)).map(|s| s.done).unwrap()
+        };
+        let kept = crate::common::copy_of(dir.path());
+        std::fs::write(&path, crate::common::with_recomputed_crc(&text.replace(",\"cells_cut\":true", ""))).unwrap();
+        for (folder, first) in [(dir.path(), 1), (kept.path(), done + 1)] {
+            let mut after = Vec::new();
+            let resumed = run(folder, Config::default().max_nodes, &mut after).unwrap();
+            assert_eq!(rows(&resumed.plies), want, "limit {limit}");
+            assert_eq!(first_step(&after), first, "limit {limit}: the first step taken after {done} saved");
+        }
+    }
+    assert!(seen > 0, "some stop fell inside a pre-image");
+}
