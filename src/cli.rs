@@ -424,7 +424,7 @@ pub struct ImageArgs {
     /// per column, or the paper's alternating frames with one monolithic relation or one per column.
     #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
-    /// Split each image's (and pre-image's) operand on its top K state variables into 2^K parts,
+    /// Split each image's (and pre-image's) operand on its top K variables of cells into 2^K parts,
     /// one product per part, the products joined (0: no split; at most 8). The same results; a
     /// lower peak on some boards, and a checkpointed count or solve saves its images or pre-images
     /// after each part.

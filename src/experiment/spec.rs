@@ -19,7 +19,7 @@
 //! passes = ["count"]          # default: count
 //! terminal = ["whole"]        # default: whole (off = no termination)
 //! image = ["in-place"]        # default: in-place (or in-place-columns, monolithic, columns)
-//! image_split = [0, 3]        # default: 0 (K > 0: each image's operand cut on its top K variables)
+//! image_split = [0, 3]        # default: 0 (K > 0: each image's operand cut on its top K variables of cells)
 //! split_parts = [0, 3]        # default: 0 (K > 0: a solve splits each ply in 2^K parts)
 //! threads = [1, 2]            # threads of the BDD operations; default 1
 //! cache_ratio = [1, 4]        # manager settings as axes (named in the run's

@@ -82,17 +82,19 @@ pub struct ForwardOptions {
     pub image: ImageStrategy,
     pub terminal: TerminalStrategy,
     /// Case split of each (pre-)image: its operand is cut on its frame's top
-    /// `image_split` state variables into `2^image_split` parts, each part's
-    /// products are joined with `or` (0: no split; at most [`MAX_IMAGE_SPLIT`]).
-    /// Not serialized when 0, so that checkpoints without it keep their checksum.
+    /// `image_split` variables of cells (`transition::top_cell_vars`) into
+    /// `2^image_split` parts, each part's products are joined with `or` (0:
+    /// no split; at most [`MAX_IMAGE_SPLIT`]). Not serialized when 0, so
+    /// that checkpoints without it keep their checksum.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub image_split: u8,
-    /// Split in parts of a retrograde ply (solve only): its states and the
-    /// two pre-images are cut on the frame's top `split_parts` variables of
-    /// cells into `2^split_parts` parts, and the three-way split runs part
-    /// by part, each part's inputs released once it is split (0: one split
-    /// of the whole ply; at most [`MAX_SPLIT_PARTS`]). The same sets, a lower
-    /// peak. Not serialized when 0, like `image_split`.
+    /// Split in parts of a retrograde ply (solve only): once its won states
+    /// are split off, its states and the drawn set's pre-image are cut on
+    /// the frame's top `split_parts` variables of cells into
+    /// `2^split_parts` parts, and the three-way split runs part by part,
+    /// each part's inputs released once it is split (0: one split of the
+    /// whole ply; at most [`MAX_SPLIT_PARTS`]). The same sets, a lower peak.
+    /// Not serialized when 0, like `image_split`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub split_parts: u8,
 }
