@@ -235,7 +235,7 @@ fn preimages_in_parts(archive: &Archive, ram_gb: f64) -> String {
         pairs.iter().map(|(_, p)| p.source.display().to_string()).collect();
     let mut s = format!(
         "Pre-images computed in parts and joined with or (`--image in-place-columns` and `columns`: one relational \
-product per move; `--image-split K`: one product per part of the operand cut on its top K variables of cells; {}), \
+product per move; `--image-split K`: one product per part of the operand cut on K top variables; {}), \
 against one product over all moves (`in-place`, `monolithic`), solves on one thread:\n\n",
         sources.into_iter().collect::<Vec<_>>().join(", ")
     );
