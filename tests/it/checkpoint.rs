@@ -413,6 +413,31 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     }
 }
 
+/// A 5x4 solve (compressed, paper order) under `opts` with checkpoint `dir`
+/// and node limit `max_nodes`, every layer held unless `down_to`; its
+/// pre-images saved after every step with `every_step` (else finished
+/// only, under the default interval); each step shown to `steps`.
+fn solve_5x4_in(
+    dir: &std::path::Path,
+    opts: &c4bdd::search::ForwardOptions,
+    (max_nodes, down_to, every_step): (usize, Option<u32>, bool),
+    steps: &mut Vec<c4bdd::search::Step>,
+) -> c4bdd::Result<c4bdd::search::SolveSummary> {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let config = Config { max_nodes, ..Config::default() };
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
+    let (mut ck, resume) = c4bdd::search::SolveCheckpoint::open(dir, &mut space, opts, down_to.is_none()).unwrap();
+    if every_step {
+        ck.set_partial_every(std::time::Duration::ZERO);
+    }
+    let ck = Some((&mut ck, resume));
+    let on_step = |s: &c4bdd::search::Step| steps.push(*s);
+    let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
+    c4bdd::search::backward::solve_resumable(&mut space, opts, ck, down_to, on_ply, store, on_step)
+}
+
 /// A finished pre-image is saved whatever the interval: a solve stopped
 /// after a ply's first pre-image (in the second, or in the split after both)
 /// resumes without building it again, with the rows of the uninterrupted
@@ -424,19 +449,12 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
     use c4bdd::search::solve_checkpoint::Target;
-    use c4bdd::search::{solve, ForwardOptions, SolveCheckpoint, Step, StepOf};
+    use c4bdd::search::{solve, ForwardOptions, Step, StepOf};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
     let opts = ForwardOptions::default();
     let run = |dir: &std::path::Path, down_to: Option<u32>, (max_nodes, split_parts), steps: &mut Vec<Step>| {
-        let config = Config { max_nodes, ..Config::default() };
-        let opts = ForwardOptions { split_parts, ..opts };
-        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
-        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, down_to.is_none()).unwrap();
-        let ck = Some((&mut ck, resume));
-        let on_step = |s: &Step| steps.push(*s);
-        let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
-        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, down_to, on_ply, store, on_step)
+        solve_5x4_in(dir, &ForwardOptions { split_parts, ..opts }, (max_nodes, down_to, false), steps)
     };
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
@@ -647,19 +665,12 @@ fn pre_image_steps_cut_on_other_variables_are_built_again() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
     use c4bdd::search::solve_checkpoint::Target;
-    use c4bdd::search::{solve, ForwardOptions, SolveCheckpoint, Step, StepOf};
+    use c4bdd::search::{solve, ForwardOptions, Step, StepOf};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
     let opts = ForwardOptions { image_split: 2, ..ForwardOptions::default() };
     let run = |dir: &std::path::Path, max_nodes, steps: &mut Vec<Step>| {
-        let config = Config { max_nodes, ..Config::default() };
-        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
-        let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, &opts, true).unwrap();
-        ck.set_partial_every(std::time::Duration::ZERO);
-        let ck = Some((&mut ck, resume));
-        let on_step = |s: &Step| steps.push(*s);
-        let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
-        c4bdd::search::backward::solve_resumable(&mut space, &opts, ck, None, on_ply, store, on_step)
+        solve_5x4_in(dir, &opts, (max_nodes, None, true), steps)
     };
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
     let want: Vec<_> = rows(&solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap().plies);
