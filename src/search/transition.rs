@@ -306,3 +306,34 @@ pub(crate) fn top_cell_vars(space: &StateSpace, frame: Frame, k: usize) -> Vec<V
     let in_order = space.manager.var_set_vars(space.layout.set(frame));
     in_order.into_iter().filter(|v| cells.contains(v)).take(k).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bdd::Config;
+    use crate::encoding::{EncodingKind, OrderSpec};
+    use crate::game::BoardSize;
+
+    /// The names, in the order, of the state variables `vars` stand for.
+    fn names(space: &StateSpace, vars: &[Var]) -> Vec<String> {
+        vars.iter().map(|&v| space.arrangement[space.manager.level_of(v).0 as usize / 2].clone()).collect()
+    }
+
+    #[test]
+    fn the_cut_takes_the_top_variables_of_cells_below_the_side_to_move() {
+        for kind in [EncodingKind::Compressed, EncodingKind::Cellwise] {
+            let size = BoardSize::new(4, 4).unwrap();
+            let space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
+            let cells: Vec<String> = space.arrangement.iter().filter(|n| *n != "stm").take(3).cloned().collect();
+            assert_eq!(space.arrangement.iter().position(|n| n == "stm"), Some(0), "{kind}: the side to move on top");
+            for frame in [Frame::A, Frame::B] {
+                let vars = top_cell_vars(&space, frame, 3);
+                assert_eq!(names(&space, &vars), cells, "{kind} {frame:?}");
+                let set = space.manager.var_set_vars(space.layout.set(frame));
+                assert!(vars.iter().all(|v| set.contains(v)), "{kind}: the cut is in frame {frame:?}");
+            }
+            let all = top_cell_vars(&space, Frame::A, 1000);
+            assert_eq!(all.len(), space.arrangement.len() - 1, "{kind}: every variable but the side to move");
+        }
+    }
+}
