@@ -77,9 +77,10 @@ pub struct SolveArgs {
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
     #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
-    /// Split each ply's states and pre-images on its top K variables of cells into 2^K parts and
-    /// split them into won, drawn and lost part by part, each part's inputs released once split
-    /// (0: the whole ply at once; at most 8). The same sets, a lower peak of live nodes.
+    /// Once a ply's won states are split off, cut its states and the drawn set's pre-image on its
+    /// top K variables of cells into 2^K parts and split them into drawn and lost part by part, each
+    /// part's inputs released once split (0: the whole ply at once; at most 8). The same sets, a
+    /// lower peak of live nodes.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub split_parts: u8,
     /// Store the solution here (per ply win and lost BDDs, manifest.json rewritten after each ply); checked before any work.

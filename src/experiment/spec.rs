@@ -124,11 +124,11 @@ pub struct Grid {
     pub image: Vec<ImageStrategy>,
     /// Image splits (top variables each image's operand is cut on), as an
     /// axis; default `[0]` (no split).
-    #[serde(default = "default_image_split")]
+    #[serde(default = "default_no_split")]
     pub image_split: Vec<u8>,
     /// Splits in parts of a solve's plies (top variables of cells), as an
     /// axis; default `[0]` (each ply split whole).
-    #[serde(default = "default_image_split")]
+    #[serde(default = "default_no_split")]
     pub split_parts: Vec<u8>,
     /// Threads of the BDD operations (runs still run one at a time).
     #[serde(default = "default_threads")]
@@ -176,7 +176,7 @@ fn default_terminal() -> Vec<TerminalStrategy> {
 fn default_image() -> Vec<ImageStrategy> {
     vec![ImageStrategy::InPlace]
 }
-fn default_image_split() -> Vec<u8> {
+fn default_no_split() -> Vec<u8> {
     vec![0]
 }
 fn default_threads() -> Vec<usize> {

@@ -168,6 +168,38 @@ fn the_split_table_ratio_is_an_axis_that_changes_no_result() {
     }
 }
 
+/// The split in parts is an axis of solves: each K a run named in its key
+/// (`/parts-K`, none for 0), recorded in its row, with the same won, drawn
+/// and lost positions and BDD nodes in every ply; a count in the same grid
+/// runs once, unsplit; a K above 8 names the key.
+#[test]
+fn the_split_in_parts_is_an_axis_of_solves_that_changes_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"count\", \"solve\"]\nsplit_parts = [0, 3]\n";
+    let out = dir.path().join("out");
+    let rows = sweep_rows(dir.path(), "parts_axis", body, &out);
+    let keys: Vec<(&str, Option<u8>)> = rows.iter().map(|r| (r.run.as_str(), r.split_parts)).collect();
+    let base = "5x4/compressed/paper";
+    let want = [
+        (format!("{base}/count/whole/in-place"), Some(0)),
+        (format!("{base}/solve/whole/in-place"), Some(0)),
+        (format!("{base}/solve/whole/in-place/parts-3"), Some(3)),
+    ];
+    assert_eq!(keys, want.iter().map(|(k, p)| (k.as_str(), *p)).collect::<Vec<_>>());
+    assert!(rows.iter().all(|r| r.status == Status::Ok));
+    assert!(rows[1].value.is_some() && rows[1].value == rows[2].value);
+    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
+    type Solved = (u32, u128, u64, Option<u128>, Option<u128>, Option<u128>);
+    let of = |run: &str| -> Vec<Solved> {
+        plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
+    };
+    assert_eq!(of(&rows[1].run).len(), 21);
+    assert_eq!(of(&rows[1].run), of(&rows[2].run));
+    let spec = write_spec(dir.path(), "bad", "[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\nsplit_parts = [9]\n");
+    let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+    assert!(err.contains("bad.toml") && err.contains("split_parts: 9"), "{err}");
+}
+
 #[test]
 fn repeats_run_the_list_round_after_round_and_the_report_compares_settings() {
     let dir = tempfile::tempdir().unwrap();
