@@ -132,6 +132,16 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
     }
 }
 
+/// A ply of a solve in a sweep's `plies.csv`: ply, states, BDD nodes, won,
+/// drawn and lost.
+type Solved = (u32, u128, u64, Option<u128>, Option<u128>, Option<u128>);
+
+/// The plies of run `run` in the `plies.csv` of sweep output `out`.
+fn solved_plies(out: &std::path::Path, run: &str) -> Vec<Solved> {
+    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
+    plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
+}
+
 /// The three-way split table's size is an axis of solves: each ratio is a
 /// run named in its key, recorded in its row, and every ratio solves each
 /// ply alike (the same won, drawn and lost positions and BDD nodes); a bad
@@ -151,11 +161,7 @@ fn the_split_table_ratio_is_an_axis_that_changes_no_result() {
         ]
     );
     assert!(rows.iter().all(|r| r.status == Status::Ok && r.value == rows[0].value && r.value.is_some()));
-    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
-    type Solved = (u32, u128, u64, Option<u128>, Option<u128>, Option<u128>);
-    let of = |run: &str| -> Vec<Solved> {
-        plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
-    };
+    let of = |run: &str| solved_plies(&out, run);
     assert_eq!(of(&rows[0].run).len(), 21);
     assert_eq!(of(&rows[0].run), of(&rows[1].run));
     for (bad, key) in [
@@ -188,11 +194,7 @@ fn the_split_in_parts_is_an_axis_of_solves_that_changes_no_result() {
     assert_eq!(keys, want.iter().map(|(k, p)| (k.as_str(), *p)).collect::<Vec<_>>());
     assert!(rows.iter().all(|r| r.status == Status::Ok));
     assert!(rows[1].value.is_some() && rows[1].value == rows[2].value);
-    let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
-    type Solved = (u32, u128, u64, Option<u128>, Option<u128>, Option<u128>);
-    let of = |run: &str| -> Vec<Solved> {
-        plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
-    };
+    let of = |run: &str| solved_plies(&out, run);
     assert_eq!(of(&rows[1].run).len(), 21);
     assert_eq!(of(&rows[1].run), of(&rows[2].run));
     let spec = write_spec(dir.path(), "bad", "[grid]\nboards = [\"4x4\"]\npasses = [\"solve\"]\nsplit_parts = [9]\n");
