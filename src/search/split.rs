@@ -5,7 +5,7 @@
 //! The split takes the ply's states and the two pre-images pinned and
 //! releases them (each pin taken once), and returns the three sets pinned.
 
-use super::transition::with_retry;
+use super::transition::{part_cube, with_retry};
 use crate::bdd::{Bdd, Manager, Var};
 use crate::error::Result;
 
@@ -32,8 +32,7 @@ pub(super) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], v
     let mut rest = [states, to_draw];
     let (mut draw, mut lost) = (Bdd::FALSE, Bdd::FALSE);
     for p in 0..1usize << vars.len() {
-        let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(k, &v)| (v, (p >> k) & 1 == 1)).collect();
-        let cube = with_retry(m, &[], |m| m.cube(&literals))?;
+        let cube = part_cube(m, vars, p, &[])?;
         m.pin(cube);
         let won = with_retry(m, &[], |m| m.and(win, cube))?;
         m.pin(won);

@@ -288,12 +288,19 @@ fn part_of(m: &mut Manager, f: Bdd, vars: &[Var], p: usize, keep: Bdd) -> Result
     if vars.is_empty() {
         return Ok(f);
     }
-    let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(i, &v)| (v, (p >> i) & 1 == 1)).collect();
-    let cube = with_retry(m, &[f, keep], |m| m.cube(&literals))?;
+    let cube = part_cube(m, vars, p, &[f, keep])?;
     m.pin(cube);
     let part = with_retry(m, &[f, keep], |m| m.and(f, cube));
     m.unpin(cube);
     part
+}
+
+/// The cube of part `p` of a cut on `vars` (top first): each variable
+/// `vars[i]` equal to bit `i` of `p` (true when there is no variable).
+/// `roots` survive a collection on the node limit.
+pub(crate) fn part_cube(m: &mut Manager, vars: &[Var], p: usize, roots: &[Bdd]) -> Result<Bdd> {
+    let literals: Vec<(Var, bool)> = vars.iter().enumerate().map(|(i, &v)| (v, (p >> i) & 1 == 1)).collect();
+    with_retry(m, roots, |m| m.cube(&literals))
 }
 
 /// The first `k` variables of cells of `frame` in the order, top first:
