@@ -325,7 +325,29 @@ peak RSS.\n",
         (false, _) => format!("DIFFERS from the paper at plies {differ:?}"),
     };
     let _ = writeln!(s, "Status: {status}.\n");
+    if lowest > 0 {
+        left_below(s, plies);
+    }
     headline_by_search(s, archive);
+}
+
+/// What a partial 7x6 pass leaves (`plies` in ply order, the lowest first):
+/// the plies below it, and the time and peak RSS of the lowest ply it solved
+/// beside the time of the plies above it, as its rows record them.
+fn left_below(s: &mut String, plies: &[PlyRow]) {
+    let (last, above) = plies.split_first().expect("a partial pass has a ply");
+    let peak = last
+        .peak_rss_bytes
+        .map_or(String::new(), |b| format!(", its process peaking at {:.1} GB of RSS", b as f64 / 1e9));
+    let _ = writeln!(
+        s,
+        "Left: plies {} down to 0. The lowest ply solved, {}, took {}{peak}; the {} plies above it took {} in all.\n",
+        last.ply - 1,
+        last.ply,
+        hms(last.time_s),
+        above.len(),
+        hms(above.iter().map(|p| p.time_s).sum()),
+    );
 }
 
 /// Every board we solved, one row each.

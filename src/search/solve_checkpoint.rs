@@ -186,7 +186,8 @@ pub struct TakeUp {
     pub layers_s: f64,
     /// Loading the lowest solved ply's `win` and `lost`.
     pub solved_read_s: f64,
-    /// Rebuilding its draw and checking the three sets by counting.
+    /// Rebuilding its draw (one three-way split that checks `win` and `lost`)
+    /// and checking the three sets by counting.
     pub solved_check_s: f64,
     /// Checking the solution's files of the solved plies (set by the caller
     /// that adopts them; `None` without a solution folder).
@@ -467,11 +468,14 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
 
 /// Load the `win` and `lost` BDDs of a solved ply, rebuild its draw from
 /// its `states` (which hold `count` states), and check all three against its
-/// record by counting: `win` and `lost` hold the record's counts and are
-/// disjoint (their union counts their sum), and the draw (`states` less the
-/// union) holds the record's drawn states, so that the union lies inside
-/// `states` when the record's counts sum to `count`. Returns `win`, `draw`
-/// and `lost`, pinned; adds the seconds of reading and checking to `took`.
+/// record. One three-way split of `states` by `win` and `lost` gives
+/// `states ∧ win`, `states ∧ ¬win ∧ lost` and the draw; the first two are
+/// `win` and `lost` themselves exactly when both lie inside `states` and are
+/// disjoint, and then, the BDDs being canonical, their nodes are found, not
+/// built: the check builds the draw's nodes alone (no union of `win` and
+/// `lost`). Counting then checks the three against the record's counts,
+/// which must sum to `count`. Returns `win`, `draw` and `lost`, pinned; adds
+/// the seconds of reading and checking to `took`.
 fn load_solved(
     space: &mut StateSpace,
     file: &Path,
@@ -490,20 +494,26 @@ fn load_solved(
     let m = &mut space.manager;
     m.pin(win);
     m.pin(lost);
-    let either = with_retry(m, &[], |m| m.or(win, lost))?;
-    m.pin(either);
-    let draw = with_retry(m, &[], |m| m.diff(states, either))?;
+    let (inside_win, inside_lost, draw) = with_retry(m, &[], |m| m.split3(states, win, lost))?;
+    if (inside_win, inside_lost) != (win, lost) {
+        return Err(bad(
+            file,
+            format!(
+                "its BDDs do not match the record of ply {}: the won and lost sets overlap or leave its states",
+                record.ply
+            ),
+        ));
+    }
     m.pin(draw);
-    m.unpin(either);
     m.make_room_for_count();
     let mut counter = space.manager.counter(space.layout.set(frame));
-    let sets = [win, lost, either, draw];
+    let sets = [win, lost, draw];
     for f in sets {
         counter.add(f);
     }
-    let [w, l, e, d] = sets.map(|f| counter.count(f));
+    let [w, l, d] = sets.map(|f| counter.count(f));
     let (won, lost_count) = if record.ply.is_multiple_of(2) { (w, l) } else { (l, w) };
-    let sums = record.won + record.drawn + record.lost == count && e == w + l;
+    let sums = record.won + record.drawn + record.lost == count;
     if !sums || won != record.won || lost_count != record.lost || d != record.drawn {
         return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
     }

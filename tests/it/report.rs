@@ -392,6 +392,8 @@ fn partial_7x6_rows_are_compared_with_the_papers_table_2() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = std::fs::read_to_string(&repro).unwrap();
         assert!(text.contains("Ours: plies 42 down to 40 (table2_7x6/run)") && text.contains(status), "{text}");
+        let left = "Left: plies 39 down to 0. The lowest ply solved, 40, took 0:00:01; the 2 plies above it took 0:00:02 in all.";
+        assert!(text.contains(left), "{text}");
         let table = std::fs::read_to_string(plots.join("table2-7x6-paper.md")).unwrap();
         let row41 = table.lines().find(|l| l.starts_with("| 41 |")).unwrap();
         assert!(row41.ends_with(if changed { "| NO |" } else { "| yes |" }), "{row41}");
