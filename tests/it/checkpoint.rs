@@ -701,3 +701,37 @@ fn pre_image_steps_cut_on_other_variables_are_built_again() {
     }
     assert!(seen > 0, "some stop fell inside a pre-image");
 }
+
+/// Taking a solved ply up builds no node outside its three sets: the drawn
+/// set is rebuilt from the ply's states by one three-way split that finds
+/// the won and lost sets' own nodes, so a collection right after the take-up
+/// frees nothing. The three sets partition the ply's states with the
+/// record's counts.
+#[test]
+fn taking_a_solved_ply_up_builds_only_its_drawn_set() {
+    use c4bdd::bdd::Config;
+    use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+    use c4bdd::search::SolveCheckpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = c4bdd::search::ForwardOptions::default();
+    solve_5x4_in(dir.path(), &opts, (usize::MAX, Some(12), false), &mut Vec::new()).unwrap();
+    let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let (_, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, false).unwrap();
+    let [win, draw, lost] = resume.lowest.expect("the lowest solved ply taken up");
+    let record = resume.solved.last().unwrap();
+    assert_eq!(record.ply, 12);
+    let states = resume.layers[12].expect("its layer loaded");
+    let live = space.manager.live_nodes() as u64;
+    let report = space.manager.gc(&[]);
+    assert_eq!((report.freed, report.live_after), (0, live), "the take-up left no node unreachable");
+    let frame = opts.image.frame_of(12);
+    let m = &mut space.manager;
+    let all = m.or_all(&[win, draw, lost]).unwrap();
+    assert_eq!(all, states, "the three sets cover the ply's states");
+    for (a, b) in [(win, draw), (win, lost), (draw, lost)] {
+        assert_eq!(m.and(a, b).unwrap(), c4bdd::bdd::Bdd::FALSE, "the three sets are disjoint");
+    }
+    let [w, d, l] = [win, draw, lost].map(|f| space.count(f, frame));
+    assert_eq!((w, d, l), (record.won, record.drawn, record.lost), "ply 12: even, the first player to move");
+}
