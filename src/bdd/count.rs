@@ -113,21 +113,18 @@ impl Manager {
         g == 1
     }
 
-    /// The variables `f` depends on, in level order.
+    /// The variables `f` depends on, in level order. Its nodes are marked in
+    /// a bit vector over the node table's slots (a bit a slot, as the
+    /// collector marks them), then the marked nodes' levels are read off.
     pub fn support(&self, f: Bdd) -> Vec<Var> {
-        let mut levels: FxHashSet<u32> = FxHashSet::default();
-        let mut seen: FxHashSet<u32> = FxHashSet::default();
-        let mut stack = vec![f.0];
-        while let Some(g) = stack.pop() {
-            if g > 1 && seen.insert(g) {
-                let n = self.node(g);
-                levels.insert(n.level);
-                stack.extend([n.low, n.high]);
-            }
+        let mut bits = vec![0u64; reach::words(self.table.slots())];
+        self.mark_from(&mut bits, &[f.0]);
+        let mut tested = vec![false; self.var_count()];
+        for g in reach::set_slots(&bits, 0) {
+            tested[self.node(g).level as usize] = true;
         }
-        let mut levels: Vec<u32> = levels.into_iter().collect();
-        levels.sort_unstable();
-        levels.into_iter().map(|l| self.var_at(super::node::Level(l))).collect()
+        let levels = tested.iter().enumerate().filter(|&(_, &t)| t);
+        levels.map(|(level, _)| self.var_at(super::node::Level(level as u32))).collect()
     }
 }
 

@@ -252,6 +252,27 @@ fn sat_count_over_the_support_and_over_larger_sets() {
     }
 }
 
+/// The support of every function of 3 variables is the set of variables
+/// whose two cofactors' truth tables differ, in level order, under both
+/// orders (the manager holding all 256 functions, so that its table holds
+/// far more nodes than any one of them).
+#[test]
+fn support_is_the_variables_a_truth_table_depends_on() {
+    for order in ORDERS {
+        let (mut m, x) = manager(3, order);
+        let fs = all3(&mut m, &x);
+        // The variables in level order: `order` lists them so.
+        let by_level = order.map_or(vec![0, 1, 2], |o| o.to_vec());
+        for (i, &f) in fs.iter().enumerate() {
+            let t = table3(i);
+            let depends = |j: usize| (0..8).any(|a| t[a] != t[a ^ (1 << j)]);
+            let want: Vec<usize> = by_level.iter().copied().filter(|&j| depends(j)).collect();
+            let want: Vec<Var> = want.into_iter().map(|j| x[j]).collect();
+            assert_eq!(m.support(f), want, "function {i}");
+        }
+    }
+}
+
 /// ROBDD size from the truth table alone: the nodes at level `l` are the
 /// distinct subfunctions left after fixing the variables of levels `< l`
 /// that depend on the variable at level `l`; `up_to_negation` counts a
