@@ -113,12 +113,17 @@ impl Manager {
         g == 1
     }
 
-    /// The variables `f` depends on, in level order. Its nodes are marked in
-    /// a bit vector over the node table's slots (a bit a slot, as the
-    /// collector marks them), then the marked nodes' levels are read off.
+    /// The variables `f` depends on, in level order.
     pub fn support(&self, f: Bdd) -> Vec<Var> {
+        self.support_of(&[f])
+    }
+
+    /// The variables any of `fs` depends on, in level order. Their nodes are
+    /// marked in one bit vector over the node table's slots (a bit a slot, as
+    /// the collector marks them), then the marked nodes' levels are read off.
+    pub fn support_of(&self, fs: &[Bdd]) -> Vec<Var> {
         let mut bits = vec![0u64; reach::words(self.table.slots())];
-        self.mark_from(&mut bits, &[f.0]);
+        self.mark_from(&mut bits, &fs.iter().map(|f| f.0).collect::<Vec<_>>());
         let mut tested = vec![false; self.var_count()];
         for g in reach::set_slots(&bits, 0) {
             tested[self.node(g).level as usize] = true;

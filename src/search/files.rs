@@ -20,10 +20,8 @@ pub(crate) const PARTIAL_EVERY: Duration = Duration::from_secs(600);
 pub(crate) fn load_in_frame(space: &mut StateSpace, file: &Path, label: &str, frame: Frame) -> Result<Vec<Bdd>> {
     let roots = space.manager.load(file, label)?;
     let in_frame = space.manager.var_set_vars(space.layout.set(frame));
-    for &f in &roots {
-        if space.manager.support(f).iter().any(|v| !in_frame.contains(v)) {
-            return Err(bad(file, "its BDDs are not over the variables of their ply's frame"));
-        }
+    if space.manager.support_of(&roots).iter().any(|v| !in_frame.contains(v)) {
+        return Err(bad(file, "its BDDs are not over the variables of their ply's frame"));
     }
     Ok(roots)
 }

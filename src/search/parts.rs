@@ -131,8 +131,7 @@ pub fn ply_parts(solution: &mut Solution, ply: u32, top: u32) -> Result<PlyParts
 /// The frame a ply's sets are stored in (the frame of their top variable;
 /// frame A for constant sets).
 fn frame_of(m: &Manager, win: Bdd, lost: Bdd) -> Frame {
-    let support = [win, lost].iter().flat_map(|&f| m.support(f)).min_by_key(|&v| m.level_of(v));
-    match support {
+    match m.support_of(&[win, lost]).first() {
         Some(v) if v.0 % 2 == 1 => Frame::B,
         _ => Frame::A,
     }

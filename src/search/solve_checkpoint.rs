@@ -494,15 +494,10 @@ fn load_solved(
     let m = &mut space.manager;
     m.pin(win);
     m.pin(lost);
+    let mismatch = |why: &str| bad(file, format!("its BDDs do not match the record of ply {}{why}", record.ply));
     let (inside_win, inside_lost, draw) = with_retry(m, &[], |m| m.split3(states, win, lost))?;
     if (inside_win, inside_lost) != (win, lost) {
-        return Err(bad(
-            file,
-            format!(
-                "its BDDs do not match the record of ply {}: the won and lost sets overlap or leave its states",
-                record.ply
-            ),
-        ));
+        return Err(mismatch(": the won and lost sets overlap or leave its states"));
     }
     m.pin(draw);
     m.make_room_for_count();
@@ -515,7 +510,7 @@ fn load_solved(
     let (won, lost_count) = if record.ply.is_multiple_of(2) { (w, l) } else { (l, w) };
     let sums = record.won + record.drawn + record.lost == count;
     if !sums || won != record.won || lost_count != record.lost || d != record.drawn {
-        return Err(bad(file, format!("its BDDs do not match the record of ply {}", record.ply)));
+        return Err(mismatch(""));
     }
     took.solved_check_s = started.elapsed().as_secs_f64() - took.solved_read_s;
     Ok([win, draw, lost])
