@@ -100,6 +100,23 @@ pub struct SolveArgs {
     /// 0 solves the whole board that way. Needs --checkpoint.
     #[arg(long, value_name = "PLY", requires = "checkpoint")]
     pub down_to: Option<u32>,
+    /// Solve the plies below the checkpoint's lowest solved ply (after the last ply, solved whole
+    /// if none is) part by part, each ply cut on its top K variables of cells into 2^K parts, each
+    /// part from the parts of the ply above that its moves reach, saved in the checkpoint's parts/
+    /// folder as it is done (0: whole plies; at most 12). Needs --checkpoint; a rerun goes on with
+    /// the parts not yet saved.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub parts: u8,
+    /// With --parts: solve only part I of every N of each ply (I from 1 to N), then wait until the
+    /// other processes (on this machine or sharing the folder) have saved theirs before the ply
+    /// below.
+    #[arg(long, value_name = "I/N")]
+    pub part: Option<crate::search::partition::Share>,
+    /// With --parts: the gigabytes the won and lost sets of the plies solved in parts may keep on
+    /// disk; once a ply is done, the ply above loses them if the plies kept would take more (the
+    /// rows stay).
+    #[arg(long, value_name = "GB")]
+    pub solution_budget: Option<f64>,
     /// Print per-operation statistics (recursive steps, cache hits) at the end.
     #[arg(long)]
     pub stats: bool,

@@ -90,6 +90,19 @@ pub fn file_version(path: &Path) -> Result<u32> {
     }
 }
 
+/// The label of the BDD file at `path`, read from its header alone (its
+/// checksum, at the end, is not checked: a loader checks it).
+pub fn file_label(path: &Path) -> Result<String> {
+    let not_ours = || Error::BadFile { path: path.to_path_buf(), reason: "not a c4bdd BDD file".into() };
+    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let mut r = BufReader::new(file);
+    let mut head = [0u8; 12];
+    if r.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
+        return Err(not_ours());
+    }
+    read_label(&mut r).map_err(|_| not_ours())
+}
+
 /// The header of a file: magic, `version`, label, the variable at each
 /// level, the node and root counts.
 pub(super) fn header_bytes(version: u32, label: &str, order: &[u32], nodes: u64, roots: u32) -> Vec<u8> {

@@ -18,6 +18,7 @@ use crate::experiment::SweepOptions;
 use crate::measure::peak_rss_bytes;
 use crate::report::ReportOptions;
 use crate::run::{execute, Pass, Resumed, RunSpec, Sink};
+use crate::search::partition::PartLine;
 use crate::search::{PlyRecord, SolvePly, Step, TerminalStrategy};
 
 /// Run a parsed command line.
@@ -274,6 +275,15 @@ impl Sink for Console<'_> {
         Ok(())
     }
 
+    fn part(&mut self, line: &PartLine) {
+        eprintln!("  ({line})");
+        self.last_line = Instant::now();
+    }
+
+    fn waiting(&mut self, ply: u32) {
+        eprintln!("  (ply {ply}: waiting for the other processes' parts)");
+    }
+
     fn step(&mut self, step: &Step) {
         if self.last_line.elapsed() >= self.progress_every {
             eprintln!("  ({step})");
@@ -377,6 +387,16 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         checkpoint: args.checkpoint,
         solution: args.out,
         down_to: args.down_to,
+        parts: args.parts,
+        part: args.part,
+        solution_budget: match args.solution_budget {
+            Some(gb) if !(gb.is_finite() && gb >= 0.0) => {
+                return Err(
+                    InputError(format!("--solution-budget: {gb} must be a number of gigabytes, 0 or more")).into()
+                )
+            }
+            gb => gb.map(|gb| (gb * 1e9) as u64),
+        },
         ..args.manager.run(Pass::Solve, &args.board, &args.encoding)?
     };
     if let Some(manifest) = finished_solution(&spec)? {

@@ -13,6 +13,7 @@ use crate::bdd::{Bdd, Stats};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::InputError;
 use crate::search::backward::solve_resumable;
+use crate::search::partition::{solve_partitioned, PartLine, PartitionOptions, Report, Share};
 use crate::search::solution::ply_label;
 use crate::search::{
     forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
@@ -43,6 +44,10 @@ pub trait Sink: Send {
     }
     /// A step of an image (a count's) or pre-image (a solve's) joined.
     fn step(&mut self, _step: &Step) {}
+    /// A part of a partitioned solve saved.
+    fn part(&mut self, _line: &PartLine) {}
+    /// A partitioned solve waits for other processes' parts of ply `ply`.
+    fn waiting(&mut self, _ply: u32) {}
 }
 
 /// What a resumed run took up.
@@ -264,6 +269,9 @@ fn solve(
     mut writer: Option<SolutionWriter>,
     sink: &mut dyn Sink,
 ) -> Result<Totals> {
+    if spec.parts > 0 {
+        return solve_in_parts(spec, space, sink);
+    }
     let opts = spec.forward_options();
     let opened = Instant::now();
     let mut checkpoint = match &spec.checkpoint {
@@ -337,6 +345,40 @@ fn solve(
         gc_runs: space.manager.stats().gc_runs,
         phases: summary.phases,
         peak_nodes: summary.peak_nodes,
+        ..Totals::default()
+    })
+}
+
+/// The partitioned pass ([`crate::search::partition`]) in the run's
+/// checkpoint folder.
+fn solve_in_parts(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<Totals> {
+    let dir = spec.checkpoint.as_deref().expect("a partitioned solve has a checkpoint (validated)");
+    let popts = PartitionOptions {
+        cut: spec.parts,
+        share: spec.part.unwrap_or(Share::ALL),
+        down_to: spec.down_to.unwrap_or(0),
+        budget_bytes: spec.solution_budget,
+    };
+    let sink = std::sync::Mutex::new(sink);
+    let to_sink = || sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let report = Report {
+        ply: &mut |p| to_sink().solved(p),
+        part: &mut |line| to_sink().part(line),
+        waiting: &mut |ply| to_sink().waiting(ply),
+    };
+    let summary = solve_partitioned(space, &spec.forward_options(), dir, &popts, report)
+        .with_context(|| format!("partitioned solve of board {} stopped", spec.size()))?;
+    let stats = space.manager.stats();
+    let plies_s = summary.plies.iter().map(|p| p.time_s).sum::<f64>();
+    Ok(Totals {
+        positions: Some(summary.plies.iter().map(|p| p.total).sum()),
+        value: summary.value,
+        time_s: summary.time_s,
+        plies_s,
+        gc_s: stats.gc_time.as_secs_f64(),
+        gc_runs: stats.gc_runs,
+        phases: Phases::total(summary.plies.iter().map(|p| p.phases)),
+        peak_nodes: summary.plies.iter().filter_map(|p| p.peak_nodes).fold(stats.peak_live, u64::max),
         ..Totals::default()
     })
 }

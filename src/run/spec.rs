@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
+use crate::search::partition::{Share, MAX_CUT};
 use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT, MAX_SPLIT_PARTS};
 
 /// A search pass.
@@ -246,6 +247,19 @@ pub struct RunSpec {
     /// (part of the key).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_to: Option<u32>,
+    /// A solve's partitioned pass: the plies below the checkpoint's lowest
+    /// whole solved ply cut on this many top variables of cells and solved
+    /// part by part (0: none; part of the key when not 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub parts: u8,
+    /// The share of each ply's parts this process solves (`None`: all; part
+    /// of the key when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<Share>,
+    /// Bytes the partitioned pass's won and lost sets may keep on disk
+    /// (`None`: no bound; not part of the key).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution_budget: Option<u64>,
 }
 
 impl RunSpec {
@@ -258,7 +272,9 @@ impl RunSpec {
     /// `/split3-cache-S` when its grid sweeps the cache ratio, the GC growth
     /// factor, the cap on cache entries, what collections do with the cache,
     /// the cache's floor or the three-way split table's ratio, then `/full-bdd` when a count also builds the BDD of all plies,
-    /// `/down-to-K` when a solve stops at ply K, then `/repeat-k` for its `k`-th repetition (`k > 1`).
+    /// `/down-to-K` when a solve stops at ply K, `/partitioned-K` when its
+    /// plies below the whole ones are cut on K variables, `/part-I-of-N` for
+    /// a process of a share of them, then `/repeat-k` for its `k`-th repetition (`k > 1`).
     pub fn key(&self) -> String {
         let split = self.swept.image_split && self.image_split > 0;
         let mut extra = if split { format!("/split-{}", self.image_split) } else { String::new() };
@@ -291,6 +307,12 @@ impl RunSpec {
         }
         if let Some(k) = self.down_to {
             extra += &format!("/down-to-{k}");
+        }
+        if self.parts > 0 {
+            extra += &format!("/partitioned-{}", self.parts);
+        }
+        if let Some(share) = self.part {
+            extra += &format!("/part-{}-of-{}", share.index + 1, share.of);
         }
         if self.repeat > 1 {
             extra += &format!("/repeat-{}", self.repeat);
@@ -329,6 +351,9 @@ impl RunSpec {
             full_bdd: false,
             complement_edges: false,
             down_to: None,
+            parts: 0,
+            part: None,
+            solution_budget: None,
         }
     }
 
@@ -369,11 +394,29 @@ impl RunSpec {
                 return Err(format!("down_to: {k} is beyond the last ply of {size} ({})", size.cells()));
             }
         }
+        self.validate_parts()?;
         if self.full_bdd && self.checkpoint.is_some() {
             return Err("full_bdd: a checkpointed count cannot build the BDD of all plies".into());
         }
         self.limits.check()?;
         self.manager.check()
+    }
+
+    /// The partitioned pass's settings, checked.
+    fn validate_parts(&self) -> Result<(), String> {
+        if self.parts > MAX_CUT {
+            return Err(format!("parts: {} must be 0 to {MAX_CUT}", self.parts));
+        }
+        if self.parts > 0 && (self.pass != Pass::Solve || self.checkpoint.is_none()) {
+            return Err(format!("parts: {} cuts the plies of a solve with a checkpoint", self.parts));
+        }
+        if self.parts > 0 && self.solution.is_some() {
+            return Err("parts: a partitioned solve keeps its solution in the checkpoint's parts/ folder".into());
+        }
+        if self.parts == 0 && (self.part.is_some() || self.solution_budget.is_some()) {
+            return Err("part and solution_budget: settings of a partitioned solve (parts > 0)".into());
+        }
+        Ok(())
     }
 
     /// The board.

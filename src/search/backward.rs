@@ -439,7 +439,7 @@ fn classify(
     release_for_split(space, next.map(|n| n.draw), phases);
     let vars = top_cell_vars(space, rules.frame_of(i), usize::from(split_parts));
     let inputs = [states, to_lost, to_draw];
-    let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &vars))?;
+    let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &vars, true))?;
     Ok((Solved { win, draw, lost }, None))
 }
 

@@ -9,6 +9,7 @@ pub mod checkpoint;
 mod files;
 pub mod forward;
 mod options;
+pub mod partition;
 pub mod parts;
 pub mod phases;
 mod records;

@@ -240,20 +240,9 @@ impl SolveCheckpoint {
         hold: bool,
     ) -> Result<(SolveCheckpoint, SolveResume)> {
         writable_dir(dir)?;
-        let setup = Setup::of(space, options);
-        let path = dir.join(FILE);
-        let mut checkpoint = SolveCheckpoint {
-            dir: dir.to_path_buf(),
-            setup,
-            progress: Progress::default(),
-            options: *options,
-            partial_every: PARTIAL_EVERY,
-            last_partial: Instant::now(),
+        let Some(checkpoint) = Self::open_records(dir, space, options)? else {
+            return Ok((Self::empty(dir, space, options), SolveResume::default()));
         };
-        if !path.exists() {
-            return Ok((checkpoint, SolveResume::default()));
-        }
-        (checkpoint.setup, checkpoint.progress) = read_progress(&path, &checkpoint.setup, space.size().cells())?;
         let progress = &checkpoint.progress;
         let cells = space.size().cells();
         let lowest_ply = progress.solved.last().map(|p| p.ply);
@@ -280,6 +269,62 @@ impl SolveCheckpoint {
         let solved = progress.solved.clone();
         let resume = SolveResume { forward, layers, solved, lowest, pre_images_held: held, took };
         Ok((checkpoint, resume))
+    }
+
+    /// A checkpoint in `dir` that holds nothing yet.
+    fn empty(dir: &Path, space: &StateSpace, options: &ForwardOptions) -> SolveCheckpoint {
+        SolveCheckpoint {
+            dir: dir.to_path_buf(),
+            setup: Setup::of(space, options),
+            progress: Progress::default(),
+            options: *options,
+            partial_every: PARTIAL_EVERY,
+            last_partial: Instant::now(),
+        }
+    }
+
+    /// The checkpoint in `dir` with its records read and checked as
+    /// [`SolveCheckpoint::open`] checks them, no BDD loaded; `None` when
+    /// `dir` holds none.
+    pub fn open_records(dir: &Path, space: &StateSpace, options: &ForwardOptions) -> Result<Option<SolveCheckpoint>> {
+        let path = dir.join(FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let mut checkpoint = Self::empty(dir, space, options);
+        (checkpoint.setup, checkpoint.progress) = read_progress(&path, &checkpoint.setup, space.size().cells())?;
+        Ok(Some(checkpoint))
+    }
+
+    /// The records of the forward layers saved, plies 0, 1, ...
+    pub fn forward(&self) -> &[PlyRecord] {
+        &self.progress.forward
+    }
+
+    /// The records of the solved plies, from the last ply down.
+    pub fn solved(&self) -> &[SolvePly] {
+        &self.progress.solved
+    }
+
+    /// CRC-32 of the setup the checkpoint was made with, which the labels of
+    /// its BDD files (and of files made from them) hold.
+    pub fn setup_crc(&self) -> u32 {
+        self.setup.crc()
+    }
+
+    /// The lowest solved ply's record and its `win`, `draw` and `lost`
+    /// (pinned), checked against its layer and record as
+    /// [`SolveCheckpoint::open`] checks them; `None` when no ply is solved.
+    pub fn load_lowest(&self, space: &mut StateSpace) -> Result<Option<(SolvePly, [Bdd; 3])>> {
+        let (Some(name), Some(record)) = (&self.progress.solved_file, self.progress.solved.last()) else {
+            return Ok(None);
+        };
+        let states = self.load_layer(space, record.ply)?;
+        let layer = (states, self.progress.forward[record.ply as usize].states);
+        let file = self.dir.join(name);
+        let sets = load_solved(space, &file, &self.setup, &self.options, layer, record, &mut TakeUp::default());
+        space.manager.unpin(states);
+        Ok(Some((*record, sets?)))
     }
 
     /// Load the states of a saved layer, checked against its record, pinned.

@@ -185,7 +185,32 @@ impl Transition {
         from: Joined,
         done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
     ) -> Result<Bdd> {
-        self.apply_moves(space, ply, target, false, from, done)
+        self.apply_moves(space, (ply, &self.moves[ply as usize % 2]), target, false, from, done)
+    }
+
+    /// The relations of the moves from ply `ply`, each restricted to the
+    /// states of `cube` (over that ply's frame) it moves from; pinned, for
+    /// [`Transition::preimage_by`] and then [`Transition::release_moves`].
+    pub fn moves_within(&self, m: &mut Manager, ply: u32, cube: Bdd) -> Result<Vec<Bdd>> {
+        let mut within = Vec::new();
+        for &relation in &self.moves[ply as usize % 2] {
+            let f = with_retry(m, &[cube], |m| m.and(relation, cube))?;
+            m.pin(f);
+            within.push(f);
+        }
+        Ok(within)
+    }
+
+    /// Unpin relations made by [`Transition::moves_within`].
+    pub fn release_moves(m: &mut Manager, relations: Vec<Bdd>) {
+        relations.into_iter().for_each(|f| m.unpin(f));
+    }
+
+    /// [`Transition::preimage`] under `relations` (the moves from ply
+    /// `ply`, restricted by [`Transition::moves_within`]): the states of the
+    /// restriction's cube with a move into `target`.
+    pub fn preimage_by(&self, space: &mut StateSpace, ply: u32, relations: &[Bdd], target: Bdd) -> Result<Bdd> {
+        self.apply_moves(space, (ply, relations), target, false, Joined::default(), &mut |_, _| Ok(()))
     }
 
     /// The states of ply `ply + 1` from the non-terminal states `alive` of
@@ -200,26 +225,26 @@ impl Transition {
         from: Joined,
         done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
     ) -> Result<Bdd> {
-        self.apply_moves(space, ply, alive, true, from, done)
+        self.apply_moves(space, (ply, &self.moves[ply as usize % 2]), alive, true, from, done)
     }
 
-    /// The image (`forward`) or pre-image of `f` under the moves from ply
-    /// `ply`, joined over the steps from `from` on (each part of `f` under
-    /// the image split, each relation); collects garbage between steps. After
+    /// The image (`forward`) or pre-image of `f` under `relations`, the
+    /// moves from ply `ply`, joined over the steps from `from` on (each part
+    /// of `f` under the image split, each relation); collects garbage
+    /// between steps. After
     /// the last one each pass decides: the forward pass collects once per
     /// image, the retrograde pass once per ply (a collection after its
     /// pre-image would set the next threshold from a peak).
     fn apply_moves(
         &self,
         space: &mut StateSpace,
-        ply: u32,
+        (ply, relations): (u32, &[Bdd]),
         f: Bdd,
         forward: bool,
         from: Joined,
         done: &mut dyn FnMut(&mut StateSpace, Joined) -> Result<()>,
     ) -> Result<Bdd> {
         let set = self.operand_set(space, ply, forward);
-        let relations = &self.moves[ply as usize % 2];
         let split_vars = self.split_vars(space, ply, forward);
         let steps = relations.len() << split_vars.len();
         let mut joined = from.union;

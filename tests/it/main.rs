@@ -22,6 +22,7 @@ mod integrity;
 mod newcomer;
 mod orders;
 mod parallel;
+mod partition;
 mod parts;
 mod positions;
 mod report;

@@ -1,0 +1,247 @@
+//! One ply of the partitioned pass, part by part, and the seeding of the
+//! partition from the whole sets of the checkpoint's lowest solved ply.
+
+use std::time::Instant;
+
+use super::store::{PartRecord, PartStore, Set};
+use super::{PartLine, Share};
+use crate::bdd::{Bdd, Var};
+use crate::encoding::StateSpace;
+use crate::error::Result;
+use crate::measure;
+use crate::search::phases::{Phase, Phases};
+use crate::search::solve_checkpoint::SolveCheckpoint;
+use crate::search::split::split_ply;
+use crate::search::transition::{part_cube, top_cell_vars, with_retry, Joined, Transition};
+
+/// What one ply's parts are solved with: the rules, the cut's size, the
+/// parts folder, this process's share of the parts.
+pub(super) struct Ctx<'a> {
+    pub rules: &'a Transition,
+    pub cut: usize,
+    pub store: &'a PartStore,
+    pub share: Share,
+}
+
+impl Ctx<'_> {
+    /// The cut's variables in the frame of ply `ply`.
+    fn vars(&self, space: &StateSpace, ply: u32) -> Vec<Var> {
+        top_cell_vars(space, self.rules.frame_of(ply), self.cut)
+    }
+
+    /// This process's parts of ply `ply` not yet done.
+    fn todo(&self, ply: u32) -> Result<Vec<u32>> {
+        let records = self.store.records(ply)?;
+        Ok((0..self.store.parts()).filter(|&p| self.share.has(p) && records[p as usize].is_none()).collect())
+    }
+}
+
+/// Cut the whole sets of the checkpoint's lowest solved ply (the
+/// partition's top) into this process's parts that are not yet saved, and
+/// save them; each part's counts are its record's, and all parts' must add
+/// up to the ply's record.
+pub(super) fn seed(space: &mut StateSpace, ctx: &Ctx, ck: &SolveCheckpoint) -> Result<()> {
+    let top = ctx.store.top();
+    let todo = ctx.todo(top)?;
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let (record, [win, draw, lost]) = ck.load_lowest(space)?.expect("the partition's top ply is solved");
+    let vars = ctx.vars(space, top);
+    let frame = ctx.rules.frame_of(top);
+    for p in todo {
+        let start = Instant::now();
+        let m = &mut space.manager;
+        let cube = part_cube(m, &vars, p as usize, &[])?;
+        m.pin(cube);
+        let mut sets = [Bdd::FALSE; 3];
+        for (piece, whole) in sets.iter_mut().zip([win, lost, draw]) {
+            *piece = with_retry(m, &[], |m| m.and(whole, cube))?;
+            m.pin(*piece);
+        }
+        m.unpin(cube);
+        let r = count_part(space, (top, p), sets, frame, start);
+        ctx.store.save(space, &r, sets)?;
+        sets.iter().for_each(|&f| space.manager.unpin(f));
+    }
+    [win, draw, lost].iter().for_each(|&f| space.manager.unpin(f));
+    space.manager.gc(&[]);
+    if let Some(parts) = ctx.store.complete(top)? {
+        let sum = |f: fn(&PartRecord) -> u128| parts.iter().map(f).sum::<u128>();
+        let (w, d, l) = (sum(|r| r.win), sum(|r| r.draw), sum(|r| r.lost));
+        let (won, lost) = if top.is_multiple_of(2) { (w, l) } else { (l, w) };
+        if (won, d, lost) != (record.won, record.drawn, record.lost) {
+            return Err(ctx.store.bad_ply(top, "its parts do not add up to the record of its whole sets"));
+        }
+    }
+    Ok(())
+}
+
+/// Solve this process's parts of ply `ply` not yet done, from the parts of
+/// ply `ply + 1` (all done) and the ply's layer in the checkpoint; `line`
+/// sees each part as it is saved.
+pub(super) fn solve_ply(
+    space: &mut StateSpace,
+    ctx: &Ctx,
+    ck: &SolveCheckpoint,
+    ply: u32,
+    line: &mut (dyn FnMut(&PartLine) + Send),
+) -> Result<()> {
+    let todo = ctx.todo(ply)?;
+    if todo.is_empty() {
+        return Ok(());
+    }
+    let next: Vec<PartRecord> = ctx.store.complete(ply + 1)?.expect("the ply above is done");
+    let layer = ck.load_layer(space, ply)?;
+    let vars = ctx.vars(space, ply);
+    // Each part's share of the work to come, by the nodes of its states.
+    let mut weights = Vec::with_capacity(todo.len());
+    for &p in &todo {
+        let m = &mut space.manager;
+        let cube = part_cube(m, &vars, p as usize, &[layer])?;
+        let states = with_retry(m, &[layer], |m| m.and(layer, cube))?;
+        weights.push(m.node_count(states).max(1) as f64);
+    }
+    let (started, total) = (Instant::now(), weights.iter().sum::<f64>());
+    let mut done = 0.0;
+    for (&p, weight) in todo.iter().zip(weights) {
+        let r = solve_part(space, ctx, (ply, p), layer, &vars, &next)?;
+        done += weight;
+        let left_s = started.elapsed().as_secs_f64() / done * (total - done);
+        let (rss_bytes, _) = measure::rss_and_peak_bytes();
+        line(&PartLine { record: r, parts: ctx.store.parts(), rss_bytes, done: done / total, left_s });
+    }
+    space.manager.unpin(layer);
+    Ok(())
+}
+
+/// Part `p` of ply `i`: its sets from its states (the layer cut on `vars`)
+/// and the parts of the ply above that its moves reach, saved with its
+/// record (the time until counted, saving not included).
+fn solve_part(
+    space: &mut StateSpace,
+    ctx: &Ctx,
+    (i, p): (u32, u32),
+    layer: Bdd,
+    vars: &[Var],
+    next: &[PartRecord],
+) -> Result<PartRecord> {
+    let start = Instant::now();
+    let mut phases = Phases::default();
+    phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
+    let m = &mut space.manager;
+    let cube = part_cube(m, vars, p as usize, &[])?;
+    m.pin(cube);
+    let states = with_retry(m, &[], |m| m.and(layer, cube))?;
+    m.pin(states);
+    let sets = if states == Bdd::FALSE {
+        [Bdd::FALSE; 3]
+    } else {
+        let reach = reached(space, ctx, i, cube)?;
+        let relations = ctx.rules.moves_within(&mut space.manager, i, cube)?;
+        let mut pre = |space: &mut StateSpace, set: Set| -> Result<Bdd> {
+            let target = load_union(space, ctx, next, &reach, (i + 1, set))?;
+            let f = phases.time(space, Phase::Image, |s| ctx.rules.preimage_by(s, i, &relations, target))?;
+            space.manager.pin(f);
+            space.manager.unpin(target);
+            Ok(f)
+        };
+        let to_lost = pre(space, Set::Lost)?;
+        let to_draw = pre(space, Set::Draw)?;
+        Transition::release_moves(&mut space.manager, relations);
+        space.manager.pin(states);
+        let inputs = [states, to_lost, to_draw];
+        let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &[], false))?;
+        [win, lost, draw]
+    };
+    space.manager.unpin(cube);
+    space.manager.unpin(states);
+    let frame = ctx.rules.frame_of(i);
+    let r = phases.time(space, Phase::Count, |s| count_part(s, (i, p), sets, frame, start));
+    let r = PartRecord { phases: Some(phases), time_s: start.elapsed().as_secs_f64(), ..r };
+    ctx.store.save(space, &r, sets)?;
+    sets.iter().for_each(|&f| space.manager.unpin(f));
+    Ok(r)
+}
+
+/// The parts of ply `i + 1` that a move from the cube `cube` of ply `i` may
+/// reach: those the image of the cube (every state in it, reachable or
+/// not) meets.
+fn reached(space: &mut StateSpace, ctx: &Ctx, i: u32, cube: Bdd) -> Result<Vec<u32>> {
+    let image = ctx.rules.image_from(space, i, cube, Joined::default(), &mut |_, _| Ok(()))?;
+    space.manager.pin(image);
+    let vars = ctx.vars(space, i + 1);
+    let mut reach = Vec::new();
+    for q in 0..ctx.store.parts() {
+        let m = &mut space.manager;
+        let target = part_cube(m, &vars, q as usize, &[image])?;
+        if with_retry(m, &[image], |m| m.and(image, target))? != Bdd::FALSE {
+            reach.push(q);
+        }
+    }
+    space.manager.unpin(image);
+    Ok(reach)
+}
+
+/// The union of `set` of the parts `reach` of ply `ply` (pinned), loaded
+/// from the parts folder; parts whose record counts none are not read.
+fn load_union(
+    space: &mut StateSpace,
+    ctx: &Ctx,
+    records: &[PartRecord],
+    reach: &[u32],
+    (ply, set): (u32, Set),
+) -> Result<Bdd> {
+    let frame = ctx.rules.frame_of(ply);
+    let mut union = Bdd::FALSE;
+    for &q in reach {
+        let r = &records[q as usize];
+        let none = match set {
+            Set::Won => r.win == 0,
+            Set::Lost => r.lost == 0,
+            Set::Draw => r.draw == 0,
+        };
+        if none {
+            continue;
+        }
+        let f = ctx.store.load(space, r, set, frame)?;
+        let m = &mut space.manager;
+        let joined = with_retry(m, &[union, f], |m| m.or(union, f))?;
+        m.pin(joined);
+        m.unpin(f);
+        m.unpin(union);
+        union = joined;
+    }
+    Ok(union)
+}
+
+/// The record of part `p` of ply `i` from its sets `[won, lost, draw]`
+/// (counted over `frame`), begun at `start`.
+fn count_part(
+    space: &mut StateSpace,
+    (i, p): (u32, u32),
+    [win, lost, draw]: [Bdd; 3],
+    frame: crate::encoding::Frame,
+    start: Instant,
+) -> PartRecord {
+    space.manager.make_room_for_count();
+    let mut counter = space.manager.counter(space.layout.set(frame));
+    counter.add(win);
+    counter.add(lost);
+    let nodes = counter.visited() as u64;
+    counter.add(draw);
+    let [w, l, d] = [win, lost, draw].map(|f| counter.count(f));
+    let (_, peak_rss_bytes) = measure::rss_and_peak_bytes();
+    PartRecord {
+        ply: i,
+        part: p,
+        win: w,
+        draw: d,
+        lost: l,
+        nodes,
+        time_s: start.elapsed().as_secs_f64(),
+        peak_rss_bytes,
+        peak_nodes: Some(space.manager.stats().peak_live),
+        phases: None,
+    }
+}

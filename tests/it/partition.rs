@@ -1,0 +1,240 @@
+//! The partitioned retrograde pass against the explicit solver, the whole
+//! pass (rows, and each ply's sets part by part), and its resumes, shares
+//! and refusals.
+
+use std::path::Path;
+
+use c4bdd::bdd::{Bdd, Config};
+use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
+use c4bdd::game::explicit::ExplicitSolution;
+use c4bdd::game::BoardSize;
+use c4bdd::search::partition::{solve_partitioned, PartLine, PartitionOptions, Report, Share};
+use c4bdd::search::{ForwardOptions, ImageStrategy, SolvePly, TerminalStrategy, Value};
+
+/// A partitioned solve of `size` in the checkpoint folder `dir`: its rows
+/// (last ply first), its value, and the parts it saved.
+fn solve_in(
+    dir: &Path,
+    (kind, size, order): (EncodingKind, BoardSize, &OrderSpec),
+    opts: &ForwardOptions,
+    popts: &PartitionOptions,
+) -> (Vec<SolvePly>, Option<Value>, Vec<PartLine>) {
+    let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
+    let mut lines = Vec::new();
+    let report = Report { ply: &mut |_| Ok(()), part: &mut |l| lines.push(*l), waiting: &mut |_| () };
+    let summary = solve_partitioned(&mut space, opts, dir, popts, report).unwrap();
+    space.manager.check().unwrap();
+    assert_eq!(space.manager.gc(&[]).live_after, 0, "the pass leaves nothing pinned");
+    (summary.plies, summary.value, lines)
+}
+
+fn every_part(cut: u8) -> PartitionOptions {
+    PartitionOptions { cut, share: Share::ALL, down_to: 0, budget_bytes: None }
+}
+
+fn table_of(plies: &[SolvePly]) -> Vec<(u64, u64, u64, u64, u64)> {
+    let mut rows: Vec<_> = plies.to_vec();
+    rows.sort_by_key(|p| p.ply);
+    rows.iter().map(|p| (p.won as u64, p.drawn as u64, p.lost as u64, p.total as u64, p.terminal as u64)).collect()
+}
+
+/// Every board up to 16 cells and 5x4, 4x5: the rows and value of the
+/// explicit solver, under both encodings, in-place and monolithic images
+/// (frames that alternate), an image split, and cuts of 1 to 4 variables
+/// (more than a narrow board has: its cut takes what there is); each board
+/// and encoding under two of the four, in turn.
+#[test]
+fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
+    let mut boards = vec![BoardSize::new(5, 4).unwrap(), BoardSize::new(4, 5).unwrap()];
+    for (w, h) in [(1, 4), (4, 1), (2, 4), (3, 3), (3, 4), (4, 3), (4, 4), (2, 7), (5, 3)] {
+        boards.push(BoardSize::new(w, h).unwrap());
+    }
+    let strategies = [
+        (ImageStrategy::InPlace, 0, 3),
+        (ImageStrategy::Monolithic, 0, 2),
+        (ImageStrategy::InPlaceColumns, 2, 4),
+        (ImageStrategy::InPlace, 0, 1),
+    ];
+    for (b, size) in boards.into_iter().enumerate() {
+        let explicit = ExplicitSolution::solve(size).unwrap();
+        let table = explicit.table();
+        let value = Value::for_first_player(explicit.outcome(&c4bdd::game::Position::empty(size)).unwrap());
+        for (e, &kind) in EncodingKind::all().iter().enumerate() {
+            // Two strategies a board and encoding, each in turn.
+            for (image, image_split, cut) in [strategies[(b + e) % 4], strategies[(b + e + 2) % 4]] {
+                let dir = tempfile::tempdir().unwrap();
+                let opts = ForwardOptions { image, image_split, terminal: TerminalStrategy::Whole, split_parts: 0 };
+                let board = (kind, size, &OrderSpec::PAPER);
+                let (plies, got, _) = solve_in(dir.path(), board, &opts, &every_part(cut));
+                let what = format!("{size} {kind} {image:?} split {image_split} cut {cut}");
+                assert_eq!(table_of(&plies), table, "{what}");
+                assert_eq!(got, Some(value), "{what}");
+            }
+        }
+    }
+}
+
+/// The sets of each ply solved in parts are the whole pass's, part by
+/// part: the union of a ply's won (lost) parts is the whole ply's won
+/// (lost) set, and each part lies in its cube. 5x4 and 4x5 (compressed and
+/// cellwise, the paper's order, a cut of 3).
+#[test]
+fn each_ply_solved_in_parts_is_the_whole_ply_cut() {
+    use c4bdd::search::partition::store::Set;
+    for (kind, (w, h)) in [(EncodingKind::Compressed, (5, 4)), (EncodingKind::Cellwise, (4, 5))] {
+        let size = BoardSize::new(w, h).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let opts = ForwardOptions::default();
+        solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &opts, &every_part(3));
+        let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
+        let whole = tempfile::tempdir().unwrap();
+        let mut files = Vec::new();
+        let store = |s: &StateSpace, ply: u32, win: Bdd, lost: Bdd| {
+            let path = whole.path().join(format!("{ply}.bdd"));
+            s.manager.save(&[win, lost], "whole", &path).map(|_| files.push((ply, path)))
+        };
+        c4bdd::search::solve(&mut space, &opts, |_| Ok(()), store).unwrap();
+        let ck = c4bdd::search::SolveCheckpoint::open_records(dir.path(), &space, &opts).unwrap().unwrap();
+        let parts = c4bdd::search::partition::PartStore::open_existing(dir.path(), ck.setup_crc()).unwrap();
+        assert_eq!(parts.cut().len(), 3, "{size} {kind}: the cut's variables");
+        for (ply, path) in files.into_iter().filter(|(ply, _)| *ply <= parts.top()) {
+            let [win, lost] = space.manager.load(&path, "whole").unwrap()[..] else { panic!("two roots") };
+            let records = parts.complete(ply).unwrap().unwrap();
+            for (set, whole_set) in [(Set::Won, win), (Set::Lost, lost)] {
+                let mut union = Bdd::FALSE;
+                for r in &records {
+                    let f = parts.load(&mut space, r, set, c4bdd::encoding::Frame::A).unwrap();
+                    union = space.manager.or(union, f).unwrap();
+                }
+                assert_eq!(union, whole_set, "{size} ply {ply} {set:?}: the parts' union is the whole set");
+            }
+        }
+    }
+}
+
+fn c4bdd(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).output().unwrap()
+}
+
+fn records_in(ck: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for ply in std::fs::read_dir(ck.join("parts")).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(ply.path()).into_iter().flatten().flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            if name.starts_with("part-") && name.ends_with(".json") {
+                found.push(f.path());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A partitioned solve killed (SIGKILL) after some parts resumes to the
+/// uninterrupted rows, and no part saved before the kill is computed again
+/// (its record's file is untouched).
+#[test]
+fn a_killed_partitioned_solve_resumes_without_solving_a_saved_part_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let csv = dir.path().join("rows.csv");
+    let args = ["solve", "-W", "5", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--parts", "3"];
+    crate::common::kill_when(&args, || records_in(&ck).len() >= 40, 120.0);
+    let before: Vec<_> = records_in(&ck).iter().map(|p| (p.clone(), std::fs::read(p).unwrap())).collect();
+    assert!(before.len() >= 40 && before.len() < 21 * 8, "killed part way: {} parts saved", before.len());
+    let mtimes: Vec<_> = before.iter().map(|(p, _)| std::fs::metadata(p).unwrap().modified().unwrap()).collect();
+    let out = c4bdd(&[&args[..], &["--csv", csv.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for ((path, text), mtime) in before.iter().zip(mtimes) {
+        assert_eq!(&std::fs::read(path).unwrap(), text, "{}", path.display());
+        assert_eq!(std::fs::metadata(path).unwrap().modified().unwrap(), mtime, "{} written again", path.display());
+    }
+    let whole = dir.path().join("whole.csv");
+    let out = c4bdd(&["solve", "-W", "5", "-H", "4", "--csv", whole.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert_eq!(crate::common::table2_rows(&csv), crate::common::table2_rows(&whole));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("value of the empty board: draw"), "{stdout}");
+}
+
+/// Two processes sharing the parts (`--part 1/2`, `--part 2/2`, started
+/// together on one checkpoint folder) each end with the whole pass's rows;
+/// each part is saved once, by its own process.
+#[test]
+fn two_processes_sharing_the_parts_give_the_whole_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let spawn = |share: &str| {
+        let csv = dir.path().join(format!("rows-{}.csv", &share[..1]));
+        let args = ["solve", "-W", "4", "-H", "5", "--checkpoint", ck.to_str().unwrap(), "--parts", "2"];
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+            .args(args)
+            .args(["--part", share, "--csv", csv.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        (child, csv)
+    };
+    let (first, second) = (spawn("1/2"), spawn("2/2"));
+    let whole = dir.path().join("whole.csv");
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "5", "--csv", whole.to_str().unwrap()]).status.success());
+    for (child, csv) in [first, second] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(crate::common::table2_rows(&csv), crate::common::table2_rows(&whole));
+        let err = String::from_utf8_lossy(&out.stderr);
+        // Part p is written by the process of share p % 2 only.
+        for line in err.lines().filter(|l| l.contains(" part ")) {
+            let part: u32 = line.split(" part ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let mine = if csv.ends_with("rows-1.csv") { 1 } else { 0 };
+            assert_eq!(part % 2, mine, "{line}");
+        }
+    }
+}
+
+/// Settings a partitioned solve cannot take are refused before any work,
+/// with one line naming them and exit status 2.
+#[test]
+fn partitioned_settings_out_of_range_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let ck = ck.to_str().unwrap();
+    let out_dir = dir.path().join("out");
+    let cases: [(&[&str], &str); 6] = [
+        (&["--checkpoint", ck, "--parts", "13"], "parts: 13 must be 0 to 12"),
+        (&["--parts", "2"], "parts: 2 cuts the plies of a solve with a checkpoint"),
+        (&["--checkpoint", ck, "--part", "1/2"], "part and solution_budget"),
+        (&["--checkpoint", ck, "--parts", "2", "--part", "3/2"], "expected I/N"),
+        (&["--checkpoint", ck, "--parts", "2", "--out", out_dir.to_str().unwrap()], "parts/ folder"),
+        (&["--checkpoint", ck, "--parts", "2", "--solution-budget=-1"], "--solution-budget: -1"),
+    ];
+    for (extra, message) in cases {
+        let out = c4bdd(&[&["solve", "-W", "4", "-H", "4"], extra].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(message) && err.trim().lines().count() == 1, "{extra:?}: {err}");
+        assert!(!dir.path().join("ck").join("parts").exists(), "{extra:?}: no work before the refusal");
+    }
+}
+
+/// A part's record edited, its checksum recomputed (a count changed, or
+/// two parts' records swapped), is refused when the ply below reads the
+/// part: the count its file gives, or its label, no longer matches.
+#[test]
+fn a_forged_part_record_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--parts", "2", "--down-to", "10"];
+    assert!(c4bdd(&args).status.success());
+    let part = ck.join("parts/ply-010/part-0001.json");
+    let text = std::fs::read_to_string(&part).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let lost = json["record"]["lost"].as_u64().unwrap();
+    let forged = text.replace(&format!("\"lost\":{lost}"), &format!("\"lost\":{}", lost + 1));
+    std::fs::write(&part, crate::common::with_recomputed_crc(&forged)).unwrap();
+    let out = c4bdd(&[&args[..7], &["--parts", "2", "--down-to", "9"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a forged record is refused");
+    assert!(err.contains("ply-010") && err.contains("0001"), "{err}");
+}
