@@ -204,7 +204,14 @@ fn load_union(
         if none {
             continue;
         }
-        let f = ctx.store.load(space, r, set, frame)?;
+        // A load that meets the node limit is retried after a collection.
+        let f = match ctx.store.load(space, r, set, frame) {
+            Err(crate::Error::NodeLimit { .. }) => {
+                space.manager.gc(&[union]);
+                ctx.store.load(space, r, set, frame)?
+            }
+            loaded => loaded?,
+        };
         let m = &mut space.manager;
         let joined = with_retry(m, &[union, f], |m| m.or(union, f))?;
         m.pin(joined);
