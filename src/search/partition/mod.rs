@@ -4,7 +4,7 @@
 //! The whole-ply pass ([`super::backward`]) solves the last plies (at least
 //! the last one) into the solve's checkpoint; below its lowest solved ply,
 //! every ply is cut into `2^K` parts on the top `K` variables of cells of
-//! its frame ([`super::transition::top_cell_vars`]): part `p` holds the
+//! its frame (as the image split cuts them): part `p` holds the
 //! states whose cut variable `k` equals bit `k` of `p`. Part `p` of ply `i`
 //! is solved by the equations of the whole pass, restricted to its states:
 //!
