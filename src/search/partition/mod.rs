@@ -114,8 +114,10 @@ pub struct PartLine {
     pub rss_bytes: Option<u64>,
     /// The share of this process's work on the ply done, by its parts' nodes.
     pub done: f64,
-    /// Seconds to the end of this process's parts of the ply, at its pace so far.
-    pub left_s: f64,
+    /// Seconds to the end of this process's parts of the ply, at its pace so
+    /// far; `None` until the parts done hold 1% of its nodes (a few small
+    /// parts say nothing of the pace).
+    pub left_s: Option<f64>,
 }
 
 impl std::fmt::Display for PartLine {
@@ -124,7 +126,7 @@ impl std::fmt::Display for PartLine {
         let gb = |b: Option<u64>| b.map_or("-".into(), |b| format!("{:.2} GB", b as f64 / 1e9));
         write!(
             f,
-            "ply {} part {} of {}: {} nodes, {:.1} s, RSS {} (peak {}), peak live nodes {}; ply {:.0}% done, about {} left",
+            "ply {} part {} of {}: {} nodes, {:.1} s, RSS {} (peak {}), peak live nodes {}; ply {:.0}% done, {}",
             r.ply,
             r.part + 1,
             self.parts,
@@ -134,7 +136,10 @@ impl std::fmt::Display for PartLine {
             gb(r.peak_rss_bytes),
             r.peak_nodes.unwrap_or(0),
             100.0 * self.done,
-            humantime::format_duration(Duration::from_secs(self.left_s.round() as u64))
+            self.left_s.map_or("the time left not yet known".into(), |s| format!(
+                "about {} left",
+                humantime::format_duration(Duration::from_secs(s.round() as u64))
+            ))
         )
     }
 }

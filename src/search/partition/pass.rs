@@ -107,7 +107,7 @@ pub(super) fn solve_ply(
     for (&p, weight) in todo.iter().zip(weights) {
         let r = solve_part(space, ctx, (ply, p), layer, &vars, &next)?;
         done += weight;
-        let left_s = started.elapsed().as_secs_f64() / done * (total - done);
+        let left_s = (done >= total / 100.0).then(|| started.elapsed().as_secs_f64() / done * (total - done));
         let (rss_bytes, _) = measure::rss_and_peak_bytes();
         line(&PartLine { record: r, parts: ctx.store.parts(), rss_bytes, done: done / total, left_s });
     }
