@@ -102,6 +102,13 @@ impl Setup {
     pub(crate) fn options(&self) -> &ForwardOptions {
         &self.options
     }
+
+    /// The state space of the setup: its board, encoding and variable order.
+    pub(crate) fn space(&self) -> Result<StateSpace> {
+        let size = crate::game::BoardSize::new(self.width as u32, self.height as u32)?;
+        let order = crate::encoding::OrderSpec::Custom { path: "checkpoint".into(), names: self.arrangement.clone() };
+        StateSpace::new(self.encoding, size, &order, crate::bdd::Config::default())
+    }
 }
 
 /// An image saved part way ([`ImageSoFar`]) and the options whose steps

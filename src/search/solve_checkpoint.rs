@@ -471,6 +471,20 @@ impl SolveCheckpoint {
     }
 }
 
+/// The setup of the solve checkpoint in `dir` (its file's format and
+/// checksum checked), for a reader that has no state space yet.
+pub(crate) fn read_setup(dir: &Path) -> Result<Setup> {
+    let path = dir.join(FILE);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    check_version(&path, &text, "solve checkpoint", FORMAT, VERSION)?;
+    let file: CheckpointFile =
+        serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solve checkpoint: {e}")))?;
+    if crc(&file) != file.crc32 {
+        return Err(bad(&path, "the checkpoint does not match its checksum"));
+    }
+    Ok(file.setup)
+}
+
 /// Read and check `solve-checkpoint.json`: format, setup (of the same sets
 /// as `setup`), checksum, and records that are plies 0, 1, ... forward and
 /// the last plies solved. Returns the file's setup and records.

@@ -52,11 +52,15 @@ pub(crate) fn check_witness(
     Err(bad(file.path(), format!("holds states that are not positions of ply {ply} of board {size}")))
 }
 
-/// Open the solution in `dir`: c4bdd's (a `manifest.json`) or the paper's
-/// artifact's (`bdd_w*_h*_*.bin` files).
+/// Open the solution in `dir`: c4bdd's (a `manifest.json`), the parts of a
+/// partitioned solve (a checkpoint folder with `parts/partition.json`) or
+/// the paper's artifact's (`bdd_w*_h*_*.bin` files).
 pub fn open_table(dir: &Path) -> Result<Box<dyn SolutionTable>> {
     if dir.join("manifest.json").exists() {
         return Ok(Box::new(Solution::open(dir)?));
+    }
+    if dir.join(super::partition::PARTS_DIR).join("partition.json").exists() {
+        return Ok(Box::new(super::partition::PartitionedSolution::open(dir)?));
     }
     match ArtifactSolution::open(dir)? {
         Some(solution) => Ok(Box::new(solution)),

@@ -238,3 +238,40 @@ fn a_forged_part_record_is_refused() {
     assert!(!out.status.success(), "a forged record is refused");
     assert!(err.contains("ply-010") && err.contains("0001"), "{err}");
 }
+
+/// Every position of 4x4 and 5x4 (compressed and cellwise; 5x4 on plies 0
+/// to 9) read from the parts in place (`open_table` on the checkpoint
+/// folder) has the explicit solver's outcome; the plies held are those
+/// below the partition's top; `query` answers from it as from the whole
+/// solution of the same board.
+#[test]
+fn a_partitioned_solution_is_read_in_place_like_a_whole_one() {
+    use c4bdd::search::open_table;
+    for (kind, (w, h), plies) in [(EncodingKind::Compressed, (4, 4), 16), (EncodingKind::Cellwise, (5, 4), 10)] {
+        let size = BoardSize::new(w, h).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &ForwardOptions::default(), &every_part(3));
+        let mut table = open_table(dir.path()).unwrap();
+        assert_eq!(table.plies(), 0..=size.cells() - 1, "{size}: every ply below the whole last one");
+        let explicit = ExplicitSolution::solve(size).unwrap();
+        for ply in 0..plies {
+            for p in explicit.positions(ply) {
+                assert_eq!(table.outcome(&p).unwrap(), explicit.outcome(&p).unwrap(), "{size} {kind}: {p:?}");
+            }
+        }
+        table.verify(&mut |_| ()).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    assert!(c4bdd(&["solve", "-W", "5", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--parts", "2"])
+        .status
+        .success());
+    let whole = dir.path().join("whole");
+    assert!(c4bdd(&["solve", "-W", "5", "-H", "4", "--out", whole.to_str().unwrap()]).status.success());
+    for moves in ["", "3", "44123", "12345123"] {
+        let [parts, whole] =
+            [&ck, &whole].map(|d| c4bdd(&["query", "--solution", d.to_str().unwrap(), "--moves", moves]));
+        assert!(parts.status.success(), "{moves}: {}", String::from_utf8_lossy(&parts.stderr));
+        assert_eq!(parts.stdout, whole.stdout, "{moves}");
+    }
+}

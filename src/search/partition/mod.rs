@@ -33,12 +33,14 @@
 
 mod pass;
 pub mod store;
+pub mod table;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use pass::Ctx;
 pub use store::{PartRecord, PartStore, PARTS_DIR};
+pub use table::PartitionedSolution;
 
 use super::backward::solve_resumable;
 use super::options::ForwardOptions;

@@ -178,7 +178,7 @@ impl PartStore {
         self.dir.join(format!("ply-{ply:03}"))
     }
 
-    fn set_file(&self, ply: u32, part: u32, set: Set) -> PathBuf {
+    pub(crate) fn set_path(&self, ply: u32, part: u32, set: Set) -> PathBuf {
         self.ply_dir(ply).join(format!("{}-{part:04}.bdd", set.name()))
     }
 
@@ -187,7 +187,7 @@ impl PartStore {
     }
 
     /// The label of a part's set: the setup, the set, part, ply and counts.
-    fn label(&self, space: &StateSpace, r: &PartRecord, set: Set) -> String {
+    pub(crate) fn set_label(&self, space: &StateSpace, r: &PartRecord, set: Set) -> String {
         let what = format!(
             "{} set of part {} of {} of ply {}: {} won, {} drawn, {} lost (player to move), setup {:08x}",
             set.name(),
@@ -232,8 +232,8 @@ impl PartStore {
     /// an error names the first that does not.
     pub fn check_labels(&self, space: &StateSpace, r: &PartRecord) -> Result<()> {
         for set in [Set::Won, Set::Lost, Set::Draw] {
-            let path = self.set_file(r.ply, r.part, set);
-            if path.exists() && crate::bdd::file_label(&path)? != self.label(space, r, set) {
+            let path = self.set_path(r.ply, r.part, set);
+            if path.exists() && crate::bdd::file_label(&path)? != self.set_label(space, r, set) {
                 return Err(bad(
                     &path,
                     format!("its label does not match the record of part {} of ply {}", r.part, r.ply),
@@ -258,7 +258,7 @@ impl PartStore {
         let dir = self.ply_dir(r.ply);
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         for (set, f) in [Set::Won, Set::Lost, Set::Draw].into_iter().zip(sets) {
-            space.manager.save(&[f], &self.label(space, r, set), &self.set_file(r.ply, r.part, set))?;
+            space.manager.save(&[f], &self.set_label(space, r, set), &self.set_path(r.ply, r.part, set))?;
         }
         let mut file = PartFile {
             format: PART_FORMAT.into(),
@@ -274,8 +274,8 @@ impl PartStore {
     /// Load `set` of the part of record `r` (pinned), over `frame`, counted
     /// and checked against the record.
     pub fn load(&self, space: &mut StateSpace, r: &PartRecord, set: Set, frame: Frame) -> Result<Bdd> {
-        let path = self.set_file(r.ply, r.part, set);
-        let [f] = load_in_frame(space, &path, &self.label(space, r, set), frame)?[..] else {
+        let path = self.set_path(r.ply, r.part, set);
+        let [f] = load_in_frame(space, &path, &self.set_label(space, r, set), frame)?[..] else {
             return Err(bad(&path, "expected one BDD"));
         };
         if space.count(f, frame) != set.count(r) {
@@ -290,7 +290,7 @@ impl PartStore {
     pub fn remove(&self, ply: u32, sets: &[Set]) -> Result<()> {
         for part in 0..self.parts() {
             for &set in sets {
-                let path = self.set_file(ply, part, set);
+                let path = self.set_path(ply, part, set);
                 match std::fs::remove_file(&path) {
                     Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&path)(e)),
                     _ => {}
@@ -306,7 +306,7 @@ impl PartStore {
         let (mut bytes, mut all) = (0, true);
         for part in 0..self.parts() {
             for &set in sets {
-                match std::fs::metadata(self.set_file(ply, part, set)) {
+                match std::fs::metadata(self.set_path(ply, part, set)) {
                     Ok(m) => bytes += m.len(),
                     Err(_) => all = false,
                 }
