@@ -196,12 +196,7 @@ fn load_union(
     let mut union = Bdd::FALSE;
     for &q in reach {
         let r = &records[q as usize];
-        let none = match set {
-            Set::Won => r.win == 0,
-            Set::Lost => r.lost == 0,
-            Set::Draw => r.draw == 0,
-        };
-        if none {
+        if set.count(r) == 0 {
             continue;
         }
         // A load that meets the node limit is retried after a collection.

@@ -96,7 +96,7 @@ impl Set {
     }
 
     /// The record's count of this set.
-    fn count(self, r: &PartRecord) -> u128 {
+    pub fn count(self, r: &PartRecord) -> u128 {
         match self {
             Set::Won => r.win,
             Set::Lost => r.lost,
