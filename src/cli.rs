@@ -101,12 +101,15 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PLY", requires = "checkpoint")]
     pub down_to: Option<u32>,
     /// Solve the plies below the checkpoint's lowest solved ply (after the last ply, solved whole
-    /// if none is) part by part, each ply cut on its top K variables of cells into 2^K parts, each
-    /// part from the parts of the ply above that its moves reach, saved in the checkpoint's parts/
-    /// folder as it is done (0: whole plies; at most 12). Needs --checkpoint; a rerun goes on with
-    /// the parts not yet saved.
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub parts: u8,
+    /// if none is) part by part, each ply cut on K variables of cells into 2^K parts, each part from
+    /// the parts of the ply above that its moves reach, saved in the checkpoint's parts/ folder as
+    /// it is done. K: the top K variables of the order (0: whole plies; at most 12), or the cells'
+    /// names, comma-separated (compressed: cCrR, column C and row R from 1; cellwise: cCrRpP; e.g.
+    /// c4r1,c4r2,c4r3,c4r4,c4r5, the middle column of 7x6, whose parts share far fewer nodes than
+    /// those of a cut on the first column). Needs
+    /// --checkpoint; a rerun goes on with the parts not yet saved.
+    #[arg(long, value_name = "K|CELLS", default_value = "0")]
+    pub parts: crate::search::partition::Cut,
     /// With --parts: solve only part I of every N of each ply (I from 1 to N), then wait until the
     /// other processes (on this machine or sharing the folder) have saved theirs before the ply
     /// below.
@@ -202,8 +205,12 @@ pub struct PartsArgs {
     pub ply: Option<u32>,
     /// Split on the first this many variables of cells in the order (2^top parts; the side to
     /// move, the same for a whole ply, is skipped).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=16))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=16), conflicts_with = "cut")]
     pub top: u32,
+    /// Split on these variables of cells instead, by name, comma-separated (compressed: cCrR,
+    /// column C and row R from 1; cellwise: cCrRpP; e.g. c4r1,c4r2,c4r3); at most 16.
+    #[arg(long, value_delimiter = ',')]
+    pub cut: Option<Vec<String>>,
     /// Also write the parts to this CSV file (a row a part).
     #[arg(long)]
     pub csv: Option<PathBuf>,

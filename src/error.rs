@@ -31,6 +31,10 @@ pub enum Error {
     #[error("too many variables: {requested} requested, at most {max}")]
     TooManyVars { requested: usize, max: usize },
 
+    /// A cut of the partitioned pass that names no cell of the board.
+    #[error("the cut: {reason}")]
+    BadCut { reason: String },
+
     /// A board size or board feature c4bdd does not support.
     #[error("unsupported board: {reason}")]
     UnsupportedBoard { reason: String },

@@ -1,9 +1,9 @@
-//! `c4bdd parts`: a solved ply split on its top state variables.
+//! `c4bdd parts`: a solved ply split on variables of cells.
 
 use anyhow::Result;
 
 use crate::cli::{InputError, PartsArgs};
-use crate::search::parts::{max_top, ply_parts};
+use crate::search::parts::{cut_positions, max_top, ply_parts, top_cells};
 use crate::search::Solution;
 
 /// Split the ply (the largest file's by default) and print every part; the
@@ -17,19 +17,23 @@ pub fn parts(args: PartsArgs) -> Result<()> {
         let msg = format!("--ply {ply}: the solution holds plies {}..={}", plies.start(), plies.end());
         return Err(InputError(msg).into());
     }
-    if args.top > max_top(&solution) {
-        return Err(InputError(format!(
-            "--top {}: this solution's plies take at most {}",
-            args.top,
-            max_top(&solution)
-        ))
-        .into());
+    let cut = match &args.cut {
+        Some(names) => {
+            cut_positions(&solution.space, names).map_err(|e| InputError(format!("--cut: {e}")))?;
+            names.clone()
+        }
+        None => top_cells(&solution.space, args.top as usize),
+    };
+    let most = max_top(&solution);
+    if cut.len() as u32 > most || (args.cut.is_none() && args.top > most) {
+        let (flag, n) = if args.cut.is_some() { ("--cut", cut.len() as u32) } else { ("--top", args.top) };
+        return Err(InputError(format!("{flag} {n}: this solution's plies take at most {most} variables")).into());
     }
     if let Some(dir) = args.csv.as_deref().and_then(|p| p.parent()).filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
     {
         return Err(InputError(format!("--csv: no such directory {}", dir.display())).into());
     }
-    let split = ply_parts(&mut solution, ply, args.top)?;
+    let split = ply_parts(&mut solution, ply, &cut)?;
     println!("{} ply {ply}, split on {} ({} parts)", solution.size(), split.variables.join(", "), split.parts.len());
     println!("{:>8} {:>12} {:>12} {:>12} {:>18} {:>18}", "part", "won nodes", "lost nodes", "nodes", "won", "lost");
     for p in split.parts.iter().chain([&split.whole]) {

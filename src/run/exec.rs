@@ -269,7 +269,7 @@ fn solve(
     mut writer: Option<SolutionWriter>,
     sink: &mut dyn Sink,
 ) -> Result<Totals> {
-    if spec.parts > 0 {
+    if !spec.parts.is_empty() {
         return solve_in_parts(spec, space, sink);
     }
     let opts = spec.forward_options();
@@ -353,8 +353,9 @@ fn solve(
 /// checkpoint folder.
 fn solve_in_parts(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<Totals> {
     let dir = spec.checkpoint.as_deref().expect("a partitioned solve has a checkpoint (validated)");
+    spec.parts.names(space).map_err(|e| InputError(format!("--parts: {e}")))?;
     let popts = PartitionOptions {
-        cut: spec.parts,
+        cut: spec.parts.clone(),
         share: spec.part.unwrap_or(Share::ALL),
         down_to: spec.down_to.unwrap_or(0),
         budget_bytes: spec.solution_budget,

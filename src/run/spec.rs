@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::bdd::{Config, GcCache, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
-use crate::search::partition::{Share, MAX_CUT};
+use crate::search::partition::{Cut, Share};
 use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT, MAX_SPLIT_PARTS};
 
 /// A search pass.
@@ -248,10 +248,10 @@ pub struct RunSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub down_to: Option<u32>,
     /// A solve's partitioned pass: the plies below the checkpoint's lowest
-    /// whole solved ply cut on this many top variables of cells and solved
-    /// part by part (0: none; part of the key when not 0).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub parts: u8,
+    /// whole solved ply cut on these variables of cells and solved part by
+    /// part (`Cut::NONE`: whole plies; part of the key when cut).
+    #[serde(default = "no_cut", skip_serializing_if = "Cut::is_empty")]
+    pub parts: Cut,
     /// The share of each ply's parts this process solves (`None`: all; part
     /// of the key when set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -308,8 +308,8 @@ impl RunSpec {
         if let Some(k) = self.down_to {
             extra += &format!("/down-to-{k}");
         }
-        if self.parts > 0 {
-            extra += &format!("/partitioned-{}", self.parts);
+        if !self.parts.is_empty() {
+            extra += &format!("/partitioned-{}", self.parts.key());
         }
         if let Some(share) = self.part {
             extra += &format!("/part-{}-of-{}", share.index + 1, share.of);
@@ -351,7 +351,7 @@ impl RunSpec {
             full_bdd: false,
             complement_edges: false,
             down_to: None,
-            parts: 0,
+            parts: Cut::NONE,
             part: None,
             solution_budget: None,
         }
@@ -404,16 +404,13 @@ impl RunSpec {
 
     /// The partitioned pass's settings, checked.
     fn validate_parts(&self) -> Result<(), String> {
-        if self.parts > MAX_CUT {
-            return Err(format!("parts: {} must be 0 to {MAX_CUT}", self.parts));
-        }
-        if self.parts > 0 && (self.pass != Pass::Solve || self.checkpoint.is_none()) {
+        if !self.parts.is_empty() && (self.pass != Pass::Solve || self.checkpoint.is_none()) {
             return Err(format!("parts: {} cuts the plies of a solve with a checkpoint", self.parts));
         }
-        if self.parts > 0 && self.solution.is_some() {
+        if !self.parts.is_empty() && self.solution.is_some() {
             return Err("parts: a partitioned solve keeps its solution in the checkpoint's parts/ folder".into());
         }
-        if self.parts == 0 && (self.part.is_some() || self.solution_budget.is_some()) {
+        if self.parts.is_empty() && (self.part.is_some() || self.solution_budget.is_some()) {
             return Err("part and solution_budget: settings of a partitioned solve (parts > 0)".into());
         }
         Ok(())
@@ -455,4 +452,9 @@ impl RunSpec {
             ..defaults
         }
     }
+}
+
+/// The default of [`RunSpec::parts`]: whole plies.
+fn no_cut() -> Cut {
+    Cut::NONE
 }

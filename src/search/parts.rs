@@ -1,5 +1,5 @@
-//! A solved ply split on its top state variables: for every assignment of
-//! the first `k` variables of cells in the order, the won and lost sets of the
+//! A solved ply split on variables of cells (by default the first `k` in
+//! the order): for every assignment of them, the won and lost sets of the
 //! positions that have it. A solve by case split would hold one such part at
 //! a time (with the parts of the next ply its pre-images read), so the
 //! largest part against the whole ply is the memory such a split saves, and
@@ -16,7 +16,7 @@ use crate::error::Result;
 /// Most top variables a split takes (2^16 parts).
 pub const MAX_TOP: u32 = 16;
 
-/// One part of a ply: the positions whose top variables have `values`;
+/// One part of a ply: the positions whose cut variables have `values`;
 /// also a row of a split's CSV (`parts.csv`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
@@ -25,9 +25,10 @@ pub struct Part {
     pub encoding: EncodingKind,
     pub order: String,
     pub ply: u32,
-    /// How many top variables the ply is split on.
+    /// How many variables the ply is split on (the first `top` of the
+    /// order's cells unless `variables` names others).
     pub top: u32,
-    /// Their names, first first, separated by spaces.
+    /// Their names, in the order they were given, separated by spaces.
     pub variables: String,
     /// This part's values of them, first first, as `0`/`1`.
     pub values: String,
@@ -48,11 +49,11 @@ pub struct Part {
 #[derive(Clone, Debug)]
 pub struct PlyParts {
     pub ply: u32,
-    /// The names of the top variables, first first.
+    /// The names of the cut's variables, as given.
     pub variables: Vec<String>,
     /// The whole ply: the one part of a split on no variable.
     pub whole: Part,
-    /// Every assignment of the top variables, in binary order of `values`.
+    /// Every assignment of the cut's variables, in binary order of `values`.
     pub parts: Vec<Part>,
 }
 
@@ -78,20 +79,44 @@ impl PlyParts {
     }
 }
 
-/// The most top variables a split of `solution`'s plies can take.
+/// The most variables a split of `solution`'s plies can take.
 pub fn max_top(solution: &Solution) -> u32 {
     MAX_TOP.min(cell_positions(&solution.space).len() as u32)
 }
 
-/// Split ply `ply` of `solution` on its first `top` variables of cells (the
+/// The names of the first `k` variables of cells in `space`'s order (the
+/// side to move, the same for a whole ply, is skipped).
+pub fn top_cells(space: &StateSpace, k: usize) -> Vec<String> {
+    cell_positions(space).into_iter().take(k).map(|j| space.arrangement[j].clone()).collect()
+}
+
+/// The positions in the order of the cells' variables named `names`; an
+/// error names the first that is not a cell's variable or comes twice.
+pub fn cut_positions(space: &StateSpace, names: &[String]) -> std::result::Result<Vec<usize>, String> {
+    let cells = cell_positions(space);
+    let mut positions = Vec::with_capacity(names.len());
+    for name in names {
+        let j = cells.iter().copied().find(|&j| space.arrangement[j] == *name);
+        match j {
+            Some(j) if !positions.contains(&j) => positions.push(j),
+            Some(_) => return Err(format!("{name} comes twice")),
+            None => return Err(format!("{name} is not a variable of a cell of this board and encoding")),
+        }
+    }
+    Ok(positions)
+}
+
+/// Split ply `ply` of `solution` on the variables of cells named `cut` (the
 /// ply file is loaded whole). Every part is checked: the parts' positions
-/// add up to the whole ply's. Panics if `top` is above [`max_top`].
-pub fn ply_parts(solution: &mut Solution, ply: u32, top: u32) -> Result<PlyParts> {
-    assert!(top <= max_top(solution), "at most {} top variables", max_top(solution));
+/// add up to the whole ply's. Panics if `cut` holds more than [`max_top`]
+/// names or a name [`cut_positions`] refuses.
+pub fn ply_parts(solution: &mut Solution, ply: u32, cut: &[String]) -> Result<PlyParts> {
+    assert!(cut.len() as u32 <= max_top(solution), "at most {} variables", max_top(solution));
+    let positions = cut_positions(&solution.space, cut).expect("the cut names variables of cells");
+    let top = cut.len() as u32;
     let (win, lost) = solution.load_ply(ply)?;
-    let cells = cell_positions(&solution.space);
-    let variables: Vec<String> = cells[..top as usize].iter().map(|&j| solution.space.arrangement[j].clone()).collect();
-    let top_vars: Vec<[Var; 2]> = cells[..top as usize].iter().map(|&j| both_frames(&solution.space, j)).collect();
+    let variables = cut.to_vec();
+    let top_vars: Vec<[Var; 2]> = positions.iter().map(|&j| both_frames(&solution.space, j)).collect();
     let frame = frame_of(&solution.space.manager, win, lost);
     let row = Part {
         board: solution.size().to_string(),

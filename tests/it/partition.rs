@@ -8,7 +8,7 @@ use c4bdd::bdd::{Bdd, Config};
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::explicit::ExplicitSolution;
 use c4bdd::game::BoardSize;
-use c4bdd::search::partition::{solve_partitioned, PartLine, PartitionOptions, Report, Share};
+use c4bdd::search::partition::{solve_partitioned, Cut, PartLine, PartitionOptions, Report, Share};
 use c4bdd::search::{ForwardOptions, ImageStrategy, SolvePly, TerminalStrategy, Value};
 
 /// A partitioned solve of `size` in the checkpoint folder `dir`: its rows
@@ -28,8 +28,19 @@ fn solve_in(
     (summary.plies, summary.value, lines)
 }
 
-fn every_part(cut: u8) -> PartitionOptions {
+fn every_part(cut: Cut) -> PartitionOptions {
     PartitionOptions { cut, share: Share::ALL, down_to: 0, budget_bytes: None }
+}
+
+/// The names of the variables of the lowest `rows` cells of the middle
+/// column (the left one of two), as `kind` names them.
+fn middle_cells(kind: EncodingKind, size: BoardSize, rows: u32) -> Vec<String> {
+    let col = u32::from(size.width).div_ceil(2);
+    let rows = 1..=rows.min(u32::from(size.height));
+    match kind {
+        EncodingKind::Compressed => rows.map(|r| format!("c{col}r{r}")).collect(),
+        EncodingKind::Cellwise => rows.map(|r| format!("c{col}r{r}p1")).collect(),
+    }
 }
 
 fn table_of(plies: &[SolvePly]) -> Vec<(u64, u64, u64, u64, u64)> {
@@ -40,9 +51,10 @@ fn table_of(plies: &[SolvePly]) -> Vec<(u64, u64, u64, u64, u64)> {
 
 /// Every board up to 16 cells and 5x4, 4x5: the rows and value of the
 /// explicit solver, under both encodings, in-place and monolithic images
-/// (frames that alternate), an image split, and cuts of 1 to 4 variables
-/// (more than a narrow board has: its cut takes what there is); each board
-/// and encoding under two of the four, in turn.
+/// (frames that alternate), an image split, and cuts on 1 to 4 top
+/// variables (more than a narrow board has: its cut takes what there is) or
+/// on cells of the middle column by name; each board and encoding under two
+/// of the five, in turn.
 #[test]
 fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
     let mut boards = vec![BoardSize::new(5, 4).unwrap(), BoardSize::new(4, 5).unwrap()];
@@ -54,6 +66,7 @@ fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
         (ImageStrategy::Monolithic, 0, 2),
         (ImageStrategy::InPlaceColumns, 2, 4),
         (ImageStrategy::InPlace, 0, 1),
+        (ImageStrategy::InPlace, 0, 0),
     ];
     for (b, size) in boards.into_iter().enumerate() {
         let explicit = ExplicitSolution::solve(size).unwrap();
@@ -61,12 +74,17 @@ fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
         let value = Value::for_first_player(explicit.outcome(&c4bdd::game::Position::empty(size)).unwrap());
         for (e, &kind) in EncodingKind::all().iter().enumerate() {
             // Two strategies a board and encoding, each in turn.
-            for (image, image_split, cut) in [strategies[(b + e) % 4], strategies[(b + e + 2) % 4]] {
+            for (image, image_split, top) in [strategies[(b + e) % 5], strategies[(b + e + 2) % 5]] {
+                // 0: the middle column's lowest cells (at most 3 rows), by name.
+                let cut = match top {
+                    0 => Cut::Cells(middle_cells(kind, size, 3)),
+                    k => Cut::Top(k),
+                };
                 let dir = tempfile::tempdir().unwrap();
                 let opts = ForwardOptions { image, image_split, terminal: TerminalStrategy::Whole, split_parts: 0 };
                 let board = (kind, size, &OrderSpec::PAPER);
-                let (plies, got, _) = solve_in(dir.path(), board, &opts, &every_part(cut));
                 let what = format!("{size} {kind} {image:?} split {image_split} cut {cut}");
+                let (plies, got, _) = solve_in(dir.path(), board, &opts, &every_part(cut));
                 assert_eq!(table_of(&plies), table, "{what}");
                 assert_eq!(got, Some(value), "{what}");
             }
@@ -77,37 +95,49 @@ fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
 /// The sets of each ply solved in parts are the whole pass's, part by
 /// part: the union of a ply's won (lost) parts is the whole ply's won
 /// (lost) set, and each part lies in its cube. 5x4 and 4x5 (compressed and
-/// cellwise, the paper's order, a cut of 3).
+/// cellwise, the paper's order), cut on the top 3 variables and on 3 cells
+/// of the middle column.
 #[test]
 fn each_ply_solved_in_parts_is_the_whole_ply_cut() {
-    use c4bdd::search::partition::store::Set;
     for (kind, (w, h)) in [(EncodingKind::Compressed, (5, 4)), (EncodingKind::Cellwise, (4, 5))] {
         let size = BoardSize::new(w, h).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let opts = ForwardOptions::default();
-        solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &opts, &every_part(3));
-        let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
-        let whole = tempfile::tempdir().unwrap();
-        let mut files = Vec::new();
-        let store = |s: &StateSpace, ply: u32, win: Bdd, lost: Bdd| {
-            let path = whole.path().join(format!("{ply}.bdd"));
-            s.manager.save(&[win, lost], "whole", &path).map(|_| files.push((ply, path)))
-        };
-        c4bdd::search::solve(&mut space, &opts, |_| Ok(()), store).unwrap();
-        let ck = c4bdd::search::SolveCheckpoint::open_records(dir.path(), &space, &opts).unwrap().unwrap();
-        let parts = c4bdd::search::partition::PartStore::open_existing(dir.path(), ck.setup_crc()).unwrap();
-        assert_eq!(parts.cut().len(), 3, "{size} {kind}: the cut's variables");
-        for (ply, path) in files.into_iter().filter(|(ply, _)| *ply <= parts.top()) {
-            let [win, lost] = space.manager.load(&path, "whole").unwrap()[..] else { panic!("two roots") };
-            let records = parts.complete(ply).unwrap().unwrap();
-            for (set, whole_set) in [(Set::Won, win), (Set::Lost, lost)] {
-                let mut union = Bdd::FALSE;
-                for r in &records {
-                    let f = parts.load(&mut space, r, set, c4bdd::encoding::Frame::A).unwrap();
-                    union = space.manager.or(union, f).unwrap();
-                }
-                assert_eq!(union, whole_set, "{size} ply {ply} {set:?}: the parts' union is the whole set");
+        for cut in [Cut::Top(3), Cut::Cells(middle_cells(kind, size, 3))] {
+            parts_are_the_whole_ply_cut(kind, size, cut);
+        }
+    }
+}
+
+fn parts_are_the_whole_ply_cut(kind: EncodingKind, size: BoardSize, cut: Cut) {
+    use c4bdd::search::partition::store::Set;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ForwardOptions::default();
+    let names = cut.names(&StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap()).unwrap();
+    solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &opts, &every_part(cut));
+    let mut space = StateSpace::new(kind, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let store = |s: &StateSpace, ply: u32, win: Bdd, lost: Bdd| {
+        let path = whole.path().join(format!("{ply}.bdd"));
+        s.manager.save(&[win, lost], "whole", &path).map(|_| files.push((ply, path)))
+    };
+    c4bdd::search::solve(&mut space, &opts, |_| Ok(()), store).unwrap();
+    let ck = c4bdd::search::SolveCheckpoint::open_records(dir.path(), &space, &opts).unwrap().unwrap();
+    let parts = c4bdd::search::partition::PartStore::open_existing(dir.path(), ck.setup_crc()).unwrap();
+    assert_eq!(parts.cut(), names, "{size} {kind}: the cut's variables");
+    let vars = c4bdd::search::partition::cell_vars(&space, c4bdd::encoding::Frame::A, parts.cut()).unwrap();
+    for (ply, path) in files.into_iter().filter(|(ply, _)| *ply <= parts.top()) {
+        let [win, lost] = space.manager.load(&path, "whole").unwrap()[..] else { panic!("two roots") };
+        let records = parts.complete(ply).unwrap().unwrap();
+        for (set, whole_set) in [(Set::Won, win), (Set::Lost, lost)] {
+            let mut union = Bdd::FALSE;
+            for r in &records {
+                let f = parts.load(&mut space, r, set, c4bdd::encoding::Frame::A).unwrap();
+                let literals: Vec<_> = vars.iter().enumerate().map(|(k, &v)| (v, r.part >> k & 1 == 1)).collect();
+                let cube = space.manager.cube(&literals).unwrap();
+                assert_eq!(space.manager.and(f, cube).unwrap(), f, "{size} ply {ply} part {}: in its cube", r.part);
+                union = space.manager.or(union, f).unwrap();
             }
+            assert_eq!(union, whole_set, "{size} ply {ply} {set:?}: the parts' union is the whole set");
         }
     }
 }
@@ -201,13 +231,16 @@ fn partitioned_settings_out_of_range_are_refused() {
     let ck = dir.path().join("ck");
     let ck = ck.to_str().unwrap();
     let out_dir = dir.path().join("out");
-    let cases: [(&[&str], &str); 6] = [
-        (&["--checkpoint", ck, "--parts", "13"], "parts: 13 must be 0 to 12"),
+    let cases: [(&[&str], &str); 9] = [
+        (&["--checkpoint", ck, "--parts", "13"], "13 must be 0 to 12"),
         (&["--parts", "2"], "parts: 2 cuts the plies of a solve with a checkpoint"),
         (&["--checkpoint", ck, "--part", "1/2"], "part and solution_budget"),
         (&["--checkpoint", ck, "--parts", "2", "--part", "3/2"], "expected I/N"),
         (&["--checkpoint", ck, "--parts", "2", "--out", out_dir.to_str().unwrap()], "parts/ folder"),
         (&["--checkpoint", ck, "--parts", "2", "--solution-budget=-1"], "--solution-budget: -1"),
+        (&["--checkpoint", ck, "--parts", "c2r1,c5r1"], "--parts: c5r1 is not a variable of a cell"),
+        (&["--checkpoint", ck, "--parts", "c2r1,c2r1"], "--parts: c2r1 comes twice"),
+        (&["--checkpoint", ck, "--parts", "c2r1,,c2r2"], "names of cells such as c4r1,c4r2"),
     ];
     for (extra, message) in cases {
         let out = c4bdd(&[&["solve", "-W", "4", "-H", "4"], extra].concat());
@@ -250,7 +283,7 @@ fn a_partitioned_solution_is_read_in_place_like_a_whole_one() {
     for (kind, (w, h), plies) in [(EncodingKind::Compressed, (4, 4), 16), (EncodingKind::Cellwise, (5, 4), 10)] {
         let size = BoardSize::new(w, h).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &ForwardOptions::default(), &every_part(3));
+        solve_in(dir.path(), (kind, size, &OrderSpec::PAPER), &ForwardOptions::default(), &every_part(Cut::Top(3)));
         let mut table = open_table(dir.path()).unwrap();
         assert_eq!(table.plies(), 0..=size.cells() - 1, "{size}: every ply below the whole last one");
         let explicit = ExplicitSolution::solve(size).unwrap();

@@ -14,19 +14,25 @@ fn solution_dir(kind: EncodingKind, size: BoardSize) -> tempfile::TempDir {
 }
 
 /// Every part's won and lost positions are those the explicit solver gives
-/// the positions whose top variables have the part's values.
+/// the positions whose cut variables have the part's values: cuts on the
+/// top 0, 1 and 3 variables and on named cells of the middle columns.
 #[test]
 fn every_part_holds_the_explicit_solvers_positions_of_its_values() {
+    let named = [("c2r1,c3r1,c3r2", EncodingKind::Compressed), ("c3r1p1,c3r2p2,c2r1p2", EncodingKind::Cellwise)];
     for (kind, size) in [(EncodingKind::Compressed, (4, 4)), (EncodingKind::Cellwise, (5, 3))] {
         let size = BoardSize::new(size.0, size.1).unwrap();
         let explicit = ExplicitSolution::solve(size).unwrap();
         let dir = solution_dir(kind, size);
         let mut solution = Solution::open(dir.path()).unwrap();
         for ply in [0, 5, 8, size.cells() - 1, size.cells()] {
-            for top in [0, 1, 3] {
-                let split = ply_parts(&mut solution, ply, top).unwrap();
+            let names = named.iter().find(|n| n.1 == kind).unwrap().0.split(',').map(String::from).collect();
+            let top_cuts = [0, 1, 3].map(|k| c4bdd::search::parts::top_cells(&solution.space, k));
+            for cut in top_cuts.into_iter().chain([names]) {
+                let top = cut.len() as u32;
+                let split = ply_parts(&mut solution, ply, &cut).unwrap();
+                assert_eq!(split.variables, cut);
                 assert_eq!(split.parts.len(), 1 << top);
-                // The values of the top variables, as the explicit positions have them.
+                // The values of the cut's variables, as the explicit positions have them.
                 let space = &solution.space;
                 assert!(!split.variables.iter().any(|v| v == "stm"), "the side to move splits no ply");
                 let top_vars: Vec<_> = split
@@ -87,7 +93,16 @@ fn the_command_writes_every_part_and_refuses_bad_values() {
     assert_eq!(rows.len(), 4);
     assert!(rows.iter().all(|r| (&r[0], &r[1], &r[2]) == ("4x4", "compressed", "paper")), "{rows:?}");
     assert!(rows.iter().all(|r| r[3] == largest.to_string() && &r[4] == "2"));
-    for (args, names) in [(["--ply", "17"], "--ply 17"), (["--top", "99"], "99")] {
+    let out = run(&["parts", "--solution", sol, "--cut", "c2r2,c3r1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("split on c2r2, c3r1 (4 parts)"), "{text}");
+    let bad = [
+        (["--ply", "17"], "--ply 17"),
+        (["--top", "99"], "99"),
+        (["--cut", "c2r2,c9r1"], "--cut: c9r1 is not a variable of a cell"),
+        (["--cut", "c2r2,c2r2"], "--cut: c2r2 comes twice"),
+    ];
+    for (args, names) in bad {
         let mut all = vec!["parts", "--solution", sol];
         all.extend(args);
         let out = run(&all);

@@ -3,9 +3,9 @@
 //!
 //! The whole-ply pass ([`super::backward`]) solves the last plies (at least
 //! the last one) into the solve's checkpoint; below its lowest solved ply,
-//! every ply is cut into `2^K` parts on the top `K` variables of cells of
-//! its frame (as the image split cuts them): part `p` holds the
-//! states whose cut variable `k` equals bit `k` of `p`. Part `p` of ply `i`
+//! every ply is cut into `2^K` parts on `K` variables of cells ([`Cut`]: the
+//! top `K` of the order, or cells by name): part `p` holds the states whose
+//! cut variable `k` equals bit `k` of `p`. Part `p` of ply `i`
 //! is solved by the equations of the whole pass, restricted to its states:
 //!
 //! ```text
@@ -31,6 +31,7 @@
 //! records; its `nodes` are the parts' won and lost nodes added (a node
 //! shared by two parts is counted in each).
 
+mod cut;
 mod pass;
 pub mod store;
 pub mod table;
@@ -38,6 +39,7 @@ pub mod table;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub use cut::{cell_vars, Cut};
 use pass::Ctx;
 pub use store::{PartRecord, PartStore, PARTS_DIR};
 pub use table::PartitionedSolution;
@@ -47,7 +49,7 @@ use super::options::ForwardOptions;
 use super::phases::Phases;
 use super::records::{PlyRecord, SolvePly, Value};
 use super::solve_checkpoint::SolveCheckpoint;
-use super::transition::{top_cell_vars, Transition};
+use super::transition::Transition;
 use crate::encoding::StateSpace;
 use crate::error::Result;
 
@@ -95,10 +97,10 @@ impl std::str::FromStr for Share {
 }
 
 /// How the partitioned pass runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PartitionOptions {
-    /// Variables of cells each ply is cut on (1 to [`MAX_CUT`]).
-    pub cut: u8,
+    /// The variables of cells each ply is cut on (1 to [`MAX_CUT`]).
+    pub cut: Cut,
     pub share: Share,
     /// The lowest ply to solve.
     pub down_to: u32,
@@ -207,11 +209,11 @@ pub fn solve_partitioned(
         }
     };
     let top = ck.solved().last().expect("a solved ply").ply;
-    let names = cut_names(space, opts, popts.cut);
+    let names = popts.cut.names(space).map_err(|reason| crate::Error::BadCut { reason })?;
     let store = PartStore::open(dir, ck.setup_crc(), &names, top)?;
     plies.retain(|p| p.ply >= store.top());
     let rules = Transition::build(space, opts)?;
-    let ctx = Ctx { rules: &rules, cut: usize::from(popts.cut), store: &store, share: popts.share };
+    let ctx = Ctx { rules: &rules, store: &store, share: popts.share };
     let records = ck.forward().to_vec();
     space.on_pool(|space| -> Result<()> {
         pass::seed(space, &ctx, &ck)?;
@@ -233,12 +235,6 @@ pub fn solve_partitioned(
         _ => Value::SecondPlayerWins,
     });
     Ok(PartitionedSummary { plies, value, time_s: start.elapsed().as_secs_f64() })
-}
-
-/// The names of the variables a ply is cut on (the same in every frame).
-fn cut_names(space: &StateSpace, opts: &ForwardOptions, cut: u8) -> Vec<String> {
-    let vars = top_cell_vars(space, opts.image.frame_of(0), usize::from(cut));
-    vars.iter().map(|&v| space.arrangement[space.manager.level_of(v).0 as usize / 2].clone()).collect()
 }
 
 /// The records of every part of ply `ply`, once all are saved (by this

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::store::{PartRecord, PartStore, Set};
-use super::{PartLine, Share};
+use super::{cell_vars, PartLine, Share};
 use crate::bdd::{Bdd, Var};
 use crate::encoding::StateSpace;
 use crate::error::Result;
@@ -12,13 +12,12 @@ use crate::measure;
 use crate::search::phases::{Phase, Phases};
 use crate::search::solve_checkpoint::SolveCheckpoint;
 use crate::search::split::split_ply;
-use crate::search::transition::{part_cube, top_cell_vars, with_retry, Joined, Transition};
+use crate::search::transition::{part_cube, with_retry, Joined, Transition};
 
-/// What one ply's parts are solved with: the rules, the cut's size, the
-/// parts folder, this process's share of the parts.
+/// What one ply's parts are solved with: the rules, the parts folder (with
+/// its cut), this process's share of the parts.
 pub(super) struct Ctx<'a> {
     pub rules: &'a Transition,
-    pub cut: usize,
     pub store: &'a PartStore,
     pub share: Share,
 }
@@ -26,7 +25,7 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// The cut's variables in the frame of ply `ply`.
     fn vars(&self, space: &StateSpace, ply: u32) -> Vec<Var> {
-        top_cell_vars(space, self.rules.frame_of(ply), self.cut)
+        cell_vars(space, self.rules.frame_of(ply), self.store.cut()).expect("the partition's cut names cells")
     }
 
     /// This process's parts of ply `ply` not yet done.

@@ -1,7 +1,7 @@
 //! The parts of a partitioned retrograde pass on disk: the folder `parts/`
 //! inside the solve's checkpoint folder.
 //!
-//! - `partition.json`: the cut (the names of its variables, top first), the
+//! - `partition.json`: the cut (the names of its variables, bit 0 first), the
 //!   checksum of the checkpoint's setup, and the ply whose whole sets the
 //!   partition was seeded from (`top`), under a CRC-32.
 //! - Per ply, `ply-NNN/`; per part `PPPP` of it: `won-PPPP.bdd`,
@@ -113,7 +113,7 @@ pub struct PartStore {
 
 impl PartStore {
     /// Open the parts folder in the checkpoint folder `checkpoint`, or make
-    /// it: a new one is cut on `cut` (variable names, top first) and seeded
+    /// it: a new one is cut on `cut` (variable names, bit 0 first) and seeded
     /// from ply `top`. An existing one must be of the setup `setup_crc` and
     /// cut on the same variables.
     pub fn open(checkpoint: &Path, setup_crc: u32, cut: &[String], top: u32) -> Result<PartStore> {
@@ -130,12 +130,8 @@ impl PartStore {
         let store = Self::open_existing(checkpoint, setup_crc)?;
         let file = &store.file;
         if file.cut != cut {
-            let reason = format!(
-                "its parts are cut on {} variables ({}): resume with --parts {}",
-                file.cut.len(),
-                file.cut.join(" "),
-                file.cut.len()
-            );
+            let reason =
+                format!("its parts are cut on {}: resume with --parts {}", file.cut.join(","), file.cut.join(","));
             return Err(bad(&path, reason));
         }
         Ok(store)
@@ -156,10 +152,13 @@ impl PartStore {
         if file.setup_crc != setup_crc {
             return Err(bad(&path, "the partition is of another checkpoint's setup"));
         }
+        if file.cut.is_empty() || file.cut.len() > usize::from(super::MAX_CUT) {
+            return Err(bad(&path, format!("a cut on {} variables (1 to {})", file.cut.len(), super::MAX_CUT)));
+        }
         Ok(PartStore { dir, file })
     }
 
-    /// The names of the variables the plies are cut on, top first.
+    /// The names of the variables the plies are cut on, bit 0 first.
     pub fn cut(&self) -> &[String] {
         &self.file.cut
     }

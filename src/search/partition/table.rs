@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
+use super::cell_vars;
 use super::store::{PartStore, Set};
 use crate::bdd::StoredBdd;
 use crate::encoding::StateSpace;
@@ -17,7 +18,6 @@ use crate::game::{BoardSize, Position};
 use crate::search::files::bad;
 use crate::search::options::ForwardOptions;
 use crate::search::table::SolutionTable;
-use crate::search::transition::top_cell_vars;
 
 /// A checkpoint folder's parts, opened for queries.
 pub struct PartitionedSolution {
@@ -38,6 +38,9 @@ impl PartitionedSolution {
         let space = setup.space()?;
         let options = *setup.options();
         let store = PartStore::open_existing(dir, setup.crc())?;
+        let partition = dir.join(super::PARTS_DIR);
+        cell_vars(&space, crate::encoding::Frame::A, store.cut())
+            .map_err(|e| bad(&partition, format!("its cut: {e}")))?;
         let kept =
             |ply: u32| store.bytes(ply, &[Set::Won, Set::Lost]).1 && store.complete(ply).ok().flatten().is_some();
         let top = store.top();
@@ -52,7 +55,7 @@ impl PartitionedSolution {
     /// The part of ply `ply` that holds the position of `assignment`.
     fn part_of(&self, ply: u32, assignment: &[bool]) -> u32 {
         let frame = self.options.image.frame_of(ply);
-        let vars = top_cell_vars(&self.space, frame, self.store.cut().len());
+        let vars = cell_vars(&self.space, frame, self.store.cut()).expect("checked when opened");
         vars.iter().enumerate().map(|(k, v)| u32::from(assignment[v.0 as usize]) << k).sum()
     }
 
