@@ -225,6 +225,12 @@ pub struct VerifyArgs {
     /// checked and saved again with block checksums), then check it.
     #[arg(long)]
     pub upgrade: bool,
+    /// Also prove every ply from the game's rules: the reachable states recomputed from the empty
+    /// board, each ply's won, drawn and lost sets checked to be exactly what the rules give from
+    /// the ply above (the last ply from its terminal states), and the value from ply 0. Takes about
+    /// as long as a solve; the checksums alone show only that the files are those written.
+    #[arg(long)]
+    pub rules: bool,
 }
 
 #[derive(Args, Debug)]

@@ -239,6 +239,54 @@ impl StoredBdd {
         Ok(found.then_some(value))
     }
 
+    /// The BDD rooted at `root` built in `m`, the file's variable id `v`
+    /// standing for `var_of[v]`: the same function, whatever the levels of
+    /// `m`. Each record is checked as a walk checks it (children of smaller
+    /// index and deeper level, two different children, a known variable);
+    /// an id without a variable is an error too. The result is not pinned.
+    pub fn load_into(
+        &mut self,
+        m: &mut super::Manager,
+        root: u32,
+        var_of: &[Option<super::Var>],
+    ) -> Result<super::Bdd> {
+        let mut built: HashMap<u32, super::Bdd> = HashMap::new();
+        self.build(m, root, None, var_of, &mut built)
+    }
+
+    /// [`StoredBdd::load_into`] of node `at`, whose parent is at level
+    /// `above`; `built` holds the nodes built so far.
+    fn build(
+        &mut self,
+        m: &mut super::Manager,
+        at: u32,
+        above: Option<u32>,
+        var_of: &[Option<super::Var>],
+        built: &mut HashMap<u32, super::Bdd>,
+    ) -> Result<super::Bdd> {
+        if let Some(t) = self.terminal(at) {
+            return Ok(if t { super::Bdd::TRUE } else { super::Bdd::FALSE });
+        }
+        let r = self.record(at)?;
+        let level = self.level.get(r.var as usize).copied().unwrap_or(u32::MAX);
+        let var = var_of.get(r.var as usize).copied().flatten();
+        if level == u32::MAX || above.is_some_and(|a| level <= a) || r.low >= at || r.high >= at || r.low == r.high {
+            let reason = format!("node {at} is malformed (var {}, low {}, high {})", r.var, r.low, r.high);
+            return Err(self.bad(format!("failed its check: {reason}")));
+        }
+        if let Some(&f) = built.get(&at) {
+            return Ok(f);
+        }
+        let var =
+            var.ok_or_else(|| self.bad(format!("node {at} tests variable {}, which has no meaning here", r.var)))?;
+        let low = self.build(m, r.low, Some(level), var_of, built)?;
+        let high = self.build(m, r.high, Some(level), var_of, built)?;
+        let test = m.literal(var, true)?;
+        let f = m.ite(test, high, low)?;
+        built.insert(at, f);
+        Ok(f)
+    }
+
     /// Walk down from `root`, at each node taking the high edge where
     /// `high(var, low)` says so; returns the terminal reached.
     fn walk(&mut self, root: u32, mut high: impl FnMut(u32, u32) -> bool) -> Result<bool> {

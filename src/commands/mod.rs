@@ -403,7 +403,8 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         let dir = spec.solution.as_deref().unwrap_or(Path::new("")).display();
         let value = manifest.value.map_or("unknown", |v| v.name());
         println!(
-            "{dir} already holds this solve's whole solution (value {value}, {} bytes, every file checked)",
+            "{dir} already holds this solve's whole solution (value {value}, {} bytes, every file checked, every \
+             ply proven from the rules)",
             manifest.total_bytes
         );
         return Ok(());
@@ -412,8 +413,9 @@ pub fn solve(args: SolveArgs) -> Result<()> {
 }
 
 /// The manifest of the run's solution folder when it already holds the whole
-/// solution of this board, encoding and order, every file matching it: a
-/// rerun of a finished solve then has nothing to do.
+/// solution of this board, encoding and order, every file matching it and
+/// every ply proven from the rules ([`crate::search::prove`]): a rerun of a
+/// finished solve then has nothing to do.
 fn finished_solution(spec: &RunSpec) -> Result<Option<crate::search::Manifest>> {
     let Some(dir) = &spec.solution else { return Ok(None) };
     spec.validate().map_err(InputError)?;
@@ -423,6 +425,8 @@ fn finished_solution(spec: &RunSpec) -> Result<Option<crate::search::Manifest>> 
     if manifest.value.is_none() || !crate::search::solution::same_run(&manifest, &space) {
         return Ok(None);
     }
-    crate::search::Solution::open(dir)?.verify(|_| {})?;
+    let mut solution = crate::search::Solution::open(dir)?;
+    solution.verify(|_| {})?;
+    crate::search::table::SolutionTable::prove(&mut solution, &mut |_| {})?;
     Ok(Some(manifest))
 }

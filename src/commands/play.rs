@@ -71,17 +71,28 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         progress("");
         println!("{}: {n} ply files rewritten in the current format", dir.display());
     }
-    let table = open_table(dir)?;
+    let mut table = open_table(dir)?;
     let plies = table.plies();
     let start = std::time::Instant::now();
     table.verify(&mut |ply| progress(&format!("checked ply {ply} of {}..={}", plies.start(), plies.end())))?;
     progress("");
     let time_s = start.elapsed().as_secs_f64();
+    let (low, high) = (plies.start(), plies.end());
+    println!("{}: plies {low}..={high} checked, every file sound ({time_s:.1} s)", table.describe());
+    if !args.rules {
+        println!("(the files are those written, whole and well formed; `--rules` proves their values)");
+        return Ok(());
+    }
+    let start = std::time::Instant::now();
+    let proof = table.prove(&mut |ply| progress(&format!("proved ply {ply} of {low}..={high}")))?;
+    progress("");
+    let value = proof.value.map_or(String::new(), |v| format!("; the empty board's value: {}", v.name()));
     println!(
-        "{}: plies {}..={} checked, every file sound ({time_s:.1} s)",
-        table.describe(),
-        plies.start(),
-        plies.end()
+        "plies {}..={} proven from the rules: each ply's won, drawn and lost sets are those the rules give from \
+         the ply above{value} ({:.1} s)",
+        proof.plies.start(),
+        proof.plies.end(),
+        start.elapsed().as_secs_f64()
     );
     Ok(())
 }

@@ -201,6 +201,32 @@ impl SolutionTable for ArtifactSolution {
         format!("the paper's artifact's solution {} ({} encoding)", self.dir.display(), self.kind)
     }
 
+    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<super::prove::Proof> {
+        let order = if self.row_order { OrderSpec::ROW_WISE } else { OrderSpec::COLUMN_WISE };
+        let mut space = crate::encoding::StateSpace::new(self.kind, self.size, &order, crate::bdd::Config::default())?;
+        // The files' variable ids (from 1, in level order) as the space's variables.
+        let mut var_of = vec![None; self.number.len() + 1];
+        for (k, &n) in self.number.iter().enumerate() {
+            var_of[n as usize] = Some(space.layout.var(crate::encoding::Frame::A, k));
+        }
+        let (files, lowest, vars) = (&self.files, self.lowest, self.number.len() as u32);
+        let mut load = |space: &mut crate::encoding::StateSpace, ply: u32| -> Result<super::prove::StoredSets> {
+            let mut sets = [None; 3];
+            for (set, path) in sets.iter_mut().zip(&files[(ply - lowest) as usize]) {
+                if let Some(path) = path {
+                    let mut file = StoredBdd::open_records9(path, vars)?;
+                    let root = file.roots()[0];
+                    *set = Some(file.load_into(&mut space.manager, root, &var_of)?);
+                    // Sets loaded before this one stay alive through its loading.
+                    space.manager.pin(set.expect("just loaded"));
+                }
+            }
+            sets.iter().flatten().for_each(|&f| space.manager.unpin(f));
+            Ok(sets)
+        };
+        super::prove::prove(&mut space, (&self.dir, self.plies(), None), &mut load, done)
+    }
+
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
         for (ply, files) in self.plies().zip(&self.files) {
             for path in files.iter().flatten() {

@@ -12,6 +12,7 @@ mod options;
 pub mod partition;
 pub mod parts;
 pub mod phases;
+pub mod prove;
 mod records;
 pub mod solution;
 pub mod solve_checkpoint;

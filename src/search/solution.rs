@@ -320,6 +320,17 @@ impl Solution {
     /// ends with are checked against the manifest, then every byte against
     /// that checksum as the file is read (a megabyte at a time).
     pub fn load_ply(&mut self, ply: u32) -> Result<(Bdd, Bdd)> {
+        let path = self.checked_file(ply)?;
+        let roots = self.space.manager.load(&path, &ply_label(&self.space, ply))?;
+        match roots[..] {
+            [win, lost] => Ok((win, lost)),
+            _ => Err(bad(&path, format!("{} BDDs, expected win and lost", roots.len()))),
+        }
+    }
+
+    /// The path of ply `ply`'s file, once its size and the checksum it ends
+    /// with are found to be the manifest's.
+    fn checked_file(&self, ply: u32) -> Result<PathBuf> {
         let entry = self.entry(ply)?;
         let (path, want) = (self.dir.join(&entry.file), (entry.bytes, entry.crc32));
         let file = std::fs::File::open(&path).map_err(io(&path))?;
@@ -333,11 +344,7 @@ impl Solution {
         if u32::from_le_bytes(tail) != want.1 {
             return Err(bad(&path, "checksum differs from the manifest"));
         }
-        let roots = self.space.manager.load(&path, &ply_label(&self.space, ply))?;
-        match roots[..] {
-            [win, lost] => Ok((win, lost)),
-            _ => Err(bad(&path, format!("{} BDDs, expected win and lost", roots.len()))),
-        }
+        Ok(path)
     }
 
     /// The outcome of a position for the player to move, read in place:
@@ -453,4 +460,32 @@ impl super::table::SolutionTable for Solution {
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
         Solution::verify(self, done)
     }
+
+    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<super::prove::Proof> {
+        let (plies, value) = (self.plies(), self.manifest.value);
+        let start = *plies.start();
+        let files: Vec<(u32, PathBuf)> =
+            plies.clone().map(|ply| Ok((ply, self.checked_file(ply)?))).collect::<Result<_>>()?;
+        let mut load = |space: &mut StateSpace, ply: u32| -> Result<super::prove::StoredSets> {
+            let path = &files[(ply - start) as usize].1;
+            match space.manager.load(path, &ply_label(space, ply))?[..] {
+                [win, lost] => Ok([Some(in_frame_a(space, win)?), None, Some(in_frame_a(space, lost)?)]),
+                ref roots => Err(bad(path, format!("{} BDDs, expected win and lost", roots.len()))),
+            }
+        };
+        super::prove::prove(&mut self.space, (&self.dir, plies, value), &mut load, done)
+    }
+}
+
+/// `f` over frame A's variables: renamed from frame B if it lies there (a
+/// solve whose frames alternate stores odd plies in frame B).
+fn in_frame_a(space: &mut StateSpace, f: Bdd) -> Result<Bdd> {
+    let m = &mut space.manager;
+    if m.support_of(&[f]).first().is_none_or(|v| v.0 % 2 == 0) {
+        return Ok(f);
+    }
+    let n = space.encoding.state_vars().len();
+    let pairs: Vec<_> = (0..n).map(|k| (space.layout.var(Frame::B, k), space.layout.var(Frame::A, k))).collect();
+    let renaming = space.manager.renaming(&pairs)?;
+    space.manager.rename(f, renaming)
 }

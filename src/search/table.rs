@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::artifact::ArtifactSolution;
 use super::files::bad;
+use super::prove::Proof;
 use super::solution::Solution;
 use crate::bdd::StoredBdd;
 use crate::error::Result;
@@ -30,6 +31,10 @@ pub trait SolutionTable {
     /// them, the structure of every node where it has not), calling `done`
     /// after each ply; the first failure is an error naming the file.
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()>;
+    /// Prove every ply held from the game's rules ([`super::prove`]),
+    /// calling `done` after each ply; the first set the rules contradict is
+    /// an error naming the ply.
+    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<Proof>;
 }
 
 /// Refuse a stored set of ply `ply` (the BDD at `root` of `file`) when one

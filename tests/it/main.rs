@@ -25,6 +25,7 @@ mod parallel;
 mod partition;
 mod parts;
 mod positions;
+mod prove;
 mod report;
 mod solve;
 mod sweep;

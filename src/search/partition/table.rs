@@ -111,6 +111,15 @@ impl SolutionTable for PartitionedSolution {
         format!("c4bdd partitioned solution {}", self.dir.display())
     }
 
+    fn prove(&mut self, _done: &mut dyn FnMut(u32)) -> Result<crate::search::prove::Proof> {
+        let (low, high) = (self.plies.start(), self.plies.end());
+        let reason = format!(
+            "holds plies {low}..={high} in parts, the plies above whole in its checkpoint: a proof reads a solution \
+             from its last ply (`solve --out`, or the artifact's files)"
+        );
+        Err(bad(&self.dir, reason))
+    }
+
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
         for ply in self.plies.clone().rev() {
             for part in 0..self.store.parts() {
