@@ -210,7 +210,17 @@ pub fn best(args: BestArgs) -> Result<()> {
             .expect("a position that is not over has a legal move");
         (Some(values), best)
     } else {
-        let (value, best) = search.value_and_move(&position);
+        let (value, best) = search.value_and_move(&position).ok_or_else(|| {
+            let what = match (&args.solution, &args.book) {
+                (Some(dir), _) => format!("the solution {}", dir.display()),
+                (_, Some(book)) => format!("the book {}", book.display()),
+                _ => unreachable!("a plain search's scores are consistent"),
+            };
+            InputError(format!(
+                "{what} contradicts itself: no move keeps the value the search found from it (forged or damaged; \
+                 `verify --rules` proves a solution)"
+            ))
+        })?;
         (None, (best, value))
     };
     let time_s = start.elapsed().as_secs_f64();

@@ -139,15 +139,14 @@ impl<'a> Search<'a> {
     /// The exact value of a position that is not over, for the player to
     /// move, and a move that keeps it (the first in search order that does):
     /// one exact search, then one null-window search per move tried, where
-    /// [`Search::move_values`] needs an exact search per move.
-    pub fn value_and_move(&mut self, p: &Position) -> (MoveValue, u8) {
+    /// [`Search::move_values`] needs an exact search per move. `None` when
+    /// no move keeps the score: a position's score is the best of its
+    /// moves', so only a probe whose outcomes contradict each other (a
+    /// forged or damaged table) gets there.
+    pub fn value_and_move(&mut self, p: &Position) -> Option<(MoveValue, u8)> {
         let score = self.exact(p);
-        for c in self.engine.ordered_moves(p) {
-            if self.keeps(p, c, score) {
-                return (self.to_value(score, p.ply()), c);
-            }
-        }
-        unreachable!("a position's score is the best of its moves' scores")
+        let best = self.engine.ordered_moves(p).into_iter().find(|&c| self.keeps(p, c, score))?;
+        Some((self.to_value(score, p.ply()), best))
     }
 
     /// Whether playing `col` in `p` scores at least `score` for its player.

@@ -54,7 +54,7 @@ fn check_board(size: BoardSize, max_ply: u32) {
                 })
                 .collect();
             assert_eq!(plain.move_values(&p), want_moves, "{size} ply {ply}: move values");
-            let (value, best) = plain.value_and_move(&p);
+            let (value, best) = plain.value_and_move(&p).unwrap();
             assert_eq!(value, want, "{size} ply {ply}: the value with one move");
             assert!(want_moves.contains(&(best, want)), "{size} ply {ply}: column {best} does not keep {want}");
             let probe: &mut dyn OutcomeProbe = &mut solution;
@@ -105,7 +105,7 @@ fn check_value_and_move(size: BoardSize) {
             if let Some(e) = &explicit {
                 assert_eq!(sign(want), e.outcome(p).unwrap(), "{size}: minimax and the explicit solver");
             }
-            let (value, best) = search.value_and_move(p);
+            let (value, best) = search.value_and_move(p).unwrap();
             assert_eq!(value, want, "{size} ply {}: the value", p.ply());
             assert_eq!(search.value_after(p, best), want, "{size} ply {}: column {best} keeps it", p.ply());
         }
@@ -166,7 +166,7 @@ fn both_bitboard_words_equal_minimax_on_late_positions() {
             assert_eq!(search.entry_bytes(), bytes, "{size} with 2^{log2} entries");
             for p in &positions {
                 let want = minimax_value(p, &mut memo);
-                let (value, best) = search.value_and_move(p);
+                let (value, best) = search.value_and_move(p).unwrap();
                 assert_eq!(value, want, "{size} ply {ply}, 2^{log2} entries: the value");
                 assert_eq!(search.value_after(p, best), want, "{size}: column {best} keeps it");
                 for (c, v) in search.move_values(p) {
@@ -265,7 +265,7 @@ fn archived_best_values_are_found_again() {
             let size: BoardSize = field("board").parse().unwrap();
             let p = c4bdd::game::Position::from_moves(size, field("moves")).unwrap();
             let mut search = Search::new(size, c4bdd::game::alphabeta::default_table_bits(), None);
-            let (value, best) = search.value_and_move(&p);
+            let (value, best) = search.value_and_move(&p).unwrap();
             let at = format!("{} after \"{}\"", file.display(), field("moves"));
             assert_eq!(value.to_string(), field("value"), "{at}");
             assert_eq!(search.value_after(&p, best), value, "{at}: column {best} keeps it");

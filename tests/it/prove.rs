@@ -123,3 +123,87 @@ fn forged_artifact_folders_are_refused_by_the_rules() {
     assert!(verify(cut.path(), false).status.success());
     refused(&verify(cut.path(), true), cut.path().to_str().unwrap(), "ply 11: its ");
 }
+
+/// A probe whose outcomes and exact values are made up: a hash of the
+/// position picks them.
+struct Liar(u64);
+
+impl c4bdd::game::alphabeta::OutcomeProbe for Liar {
+    fn probe(&mut self, p: &Position) -> Option<c4bdd::game::explicit::Outcome> {
+        use c4bdd::game::explicit::Outcome;
+        let h = (p.key() as u64 ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 61;
+        Some([Outcome::Win, Outcome::Draw, Outcome::Loss][h as usize % 3])
+    }
+
+    /// An exact value for every other position, as a book whose rows were
+    /// edited gives.
+    fn exact(&mut self, p: &Position) -> Option<c4bdd::game::alphabeta::MoveValue> {
+        use c4bdd::game::alphabeta::MoveValue;
+        let h = (p.key() as u64 ^ self.0).wrapping_mul(0xD1B5_4A32_D192_ED03) >> 58;
+        let plies = 1 + (h as u32 % 7);
+        [None, Some(MoveValue::Win(plies)), Some(MoveValue::Draw), Some(MoveValue::Loss(plies))][h as usize % 4]
+    }
+}
+
+/// Searches whose probe contradicts itself never panic: each answers or
+/// finds no move that keeps the value it found; `best` over a book with
+/// edited rows answers or refuses in one line, never panics.
+#[test]
+fn searches_over_lying_tables_are_refused_not_a_panic() {
+    use c4bdd::game::alphabeta::{OutcomeProbe, Search};
+    let size = c4bdd::game::BoardSize::new(4, 4).unwrap();
+    let explicit = c4bdd::game::explicit::ExplicitSolution::solve(size).unwrap();
+    let mut contradicted = 0;
+    for seed in 0..20 {
+        let mut liar = Liar(seed);
+        for p in explicit.positions(4).into_iter().filter(|p| !p.is_terminal()).take(50) {
+            let mut search = Search::new(size, 16, Some(&mut liar as &mut dyn OutcomeProbe));
+            contradicted += usize::from(search.value_and_move(&p).is_none());
+        }
+    }
+    assert!(contradicted > 0, "some search meets a contradiction");
+    let tmp = tempfile::tempdir().unwrap();
+    let (sol, book) = (tmp.path().join("sol"), tmp.path().join("book.csv"));
+    solve_into(&["-W", "4", "-H", "4"], &sol);
+    let out = c4bdd(&["book", "--solution", sol.to_str().unwrap(), "--ply", "6", "--out", book.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Every seventh row's value turned: a win into a loss, anything else into a win in 3.
+    let text = std::fs::read_to_string(&book).unwrap();
+    let edited: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, row)| {
+            let fields: Vec<&str> = row.split(',').collect();
+            match (i % 7, &fields[..]) {
+                (3, [p, "win", n]) => format!("{p},loss,{n}"),
+                (3, [p, _, _]) if i > 0 => format!("{p},win,3"),
+                _ => row.to_string(),
+            }
+        })
+        .collect();
+    std::fs::write(&book, edited.join("\n") + "\n").unwrap();
+    for p in explicit.positions(3).into_iter().chain(explicit.positions(4)).filter(|p| !p.is_terminal()).take(60) {
+        let moves = layout(&p);
+        let out = c4bdd(&["best", "-W", "4", "-H", "4", "--book", book.to_str().unwrap(), "--position", &moves]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => {}
+            Some(2) if err.contains("contradicts itself") && err.trim().lines().count() == 1 => {}
+            code => panic!("{moves}: {code:?} {err}"),
+        }
+    }
+}
+
+/// A position as `--position` reads a layout: column by column from the
+/// bottom-left, x/o/b.
+fn layout(p: &Position) -> String {
+    let size = p.size();
+    (0..size.width)
+        .flat_map(|c| (0..size.height).map(move |r| (c, r)))
+        .map(|(c, r)| match p.cell(c, r) {
+            Some(c4bdd::game::Player::First) => 'x',
+            Some(c4bdd::game::Player::Second) => 'o',
+            None => 'b',
+        })
+        .collect()
+}
