@@ -7,8 +7,9 @@
 //! `value` (`win`, `draw` or `loss` for the player to move) and `plies` (how
 //! many plies the game lasts from there with best play; empty for a draw).
 //! Only positions that are not over are in it, one of each mirror pair.
-//! While it is built, finished rows go to `FILE.partial` (flushed row by
-//! row), which a rerun takes up; the book is then written sorted, atomically.
+//! While it is built, finished rows go to `FILE.partial` (one write a row),
+//! which a rerun takes up (a torn last row is dropped and found again); the
+//! book is then written sorted, atomically.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -181,8 +182,7 @@ pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(
     let partial = PathBuf::from(format!("{}.partial", out.display()));
     let mut done: HashMap<u128, String> = HashMap::new();
     if partial.exists() {
-        let text = std::fs::File::open(&partial).map_err(io(&partial))?;
-        for (p, v) in parse_rows(size, &partial, std::io::BufReader::new(text))? {
+        for (p, v) in parse_rows(size, &partial, whole_rows(&partial)?.as_bytes())? {
             done.insert(size.canonical(p.key()), row_of(&p, v));
         }
     }
@@ -205,7 +205,8 @@ pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(
         drop(send);
         for row in receive {
             let written = row.and_then(|(key, line)| {
-                writeln!(file, "{line}").and_then(|_| file.flush()).map_err(io(&partial))?;
+                // One write a row: a kill or a full disk leaves at most a torn last row.
+                file.write_all(format!("{line}\n").as_bytes()).map_err(io(&partial))?;
                 done.insert(key, line);
                 Ok(())
             });
@@ -232,6 +233,20 @@ pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(
     write_atomic(out, &text)?;
     std::fs::remove_file(&partial).map_err(io(&partial))?;
     Ok(total)
+}
+
+/// The rows of an interrupted build's `partial` file that are whole: a
+/// torn last row (no newline: the run stopped in its write) is cut off the
+/// file and found again.
+fn whole_rows(partial: &Path) -> Result<String> {
+    let mut text = std::fs::read_to_string(partial).map_err(io(partial))?;
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        let file = std::fs::OpenOptions::new().write(true).open(partial).map_err(io(partial))?;
+        file.set_len(whole as u64).and_then(|_| file.sync_all()).map_err(io(partial))?;
+        text.truncate(whole);
+    }
+    Ok(text)
 }
 
 /// One job of `build`: take positions by the shared counter until none is

@@ -64,7 +64,8 @@ fn best_with_a_book_equals_best_without() {
 }
 
 /// A run that stopped leaves its rows in FILE.partial; the rerun keeps them
-/// and writes the same book; a damaged partial row is refused by name.
+/// and writes the same book; a damaged partial row is refused by name, a
+/// torn last row is found again.
 #[test]
 fn an_interrupted_book_is_finished_by_its_rerun() {
     let size = BoardSize::new(4, 4).unwrap();
@@ -85,4 +86,10 @@ fn an_interrupted_book_is_finished_by_its_rerun() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("book.csv.partial") && err.contains("line 1"), "{err}");
+
+    // A torn last row (a kill or a full disk in its write): dropped, found again.
+    let torn = &some[1][..some[1].len() / 2];
+    std::fs::write(&partial, format!("{}\n{}\n{torn}", some[0], some[2])).unwrap();
+    assert!(c4bdd(&args).status.success(), "a torn last row is no error");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
 }
