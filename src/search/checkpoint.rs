@@ -28,7 +28,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, check_version, io, json_crc, label, load_in_frame, writable_dir, write_atomic, PARTIAL_EVERY};
+use super::files::{
+    bad, check_version, io, json_crc, label, load_in_frame, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
+};
 use super::forward::{ImageSoFar, Resume};
 use super::options::{ForwardOptions, ImageStrategy};
 use super::phases::Phases;
@@ -223,6 +225,8 @@ pub struct Checkpoint {
     partial_every: Duration,
     /// When an image was last saved (or its ply started).
     last_partial: Instant,
+    /// The folder's lock.
+    _lock: DirLock,
 }
 
 impl Checkpoint {
@@ -231,9 +235,10 @@ impl Checkpoint {
     /// image saved part way if it was made under these options (loaded and
     /// pinned). A checkpoint of other sets is refused.
     pub fn open(dir: &Path, space: &mut StateSpace, options: &ForwardOptions) -> Result<(Checkpoint, Option<Resume>)> {
-        writable_dir(dir)?;
+        let lock = lock_dir(dir)?;
         let size = space.size();
         let mut checkpoint = Checkpoint {
+            _lock: lock,
             dir: dir.to_path_buf(),
             setup: Setup::of(space, options),
             options: *options,

@@ -62,6 +62,49 @@ pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
     std::fs::remove_file(&probe).map_err(io(&probe))
 }
 
+/// The lock file of a folder c4bdd writes.
+pub(crate) const LOCK_FILE: &str = ".c4bdd.lock";
+
+/// An exclusive lock on a folder c4bdd writes (`.c4bdd.lock` in it, which
+/// holds the holder's process id), released when dropped or when the process
+/// ends, however it ends.
+#[derive(Debug)]
+pub(crate) struct DirLock {
+    _file: std::fs::File,
+}
+
+/// Make `dir` (a folder c4bdd writes: a solution, a checkpoint) if needed,
+/// check that it is writable, and hold its lock: a folder another process
+/// holds is refused, naming that process. The lock file is opened without
+/// following a link planted in its place.
+pub(crate) fn lock_dir(dir: &Path) -> Result<DirLock> {
+    use std::os::unix::fs::OpenOptionsExt;
+    writable_dir(dir)?;
+    let path = dir.join(LOCK_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(io(&path))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let holder = std::fs::read_to_string(&path).unwrap_or_default();
+            let reason = format!(
+                "is being written by another c4bdd process (pid {}); wait for it to end or choose another folder",
+                holder.trim()
+            );
+            return Err(bad(dir, reason));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+    }
+    file.set_len(0).and_then(|_| write!(file, "{}", std::process::id())).map_err(io(&path))?;
+    Ok(DirLock { _file: file })
+}
+
 /// Write `text` to `path` atomically: a temporary file beside it, synced to
 /// disk, then renamed over `path`.
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {

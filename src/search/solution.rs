@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, json_crc, label, writable_dir, write_atomic};
+use super::files::{bad, io, json_crc, label, lock_dir, write_atomic, DirLock};
 use super::records::Value;
 use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
@@ -79,6 +79,8 @@ pub struct SolutionWriter {
     /// The plies of the solution of the last plies the folder held when the
     /// run began: a run that stops above the lowest of them keeps those below.
     held: Vec<PlyFile>,
+    /// The folder's lock.
+    _lock: DirLock,
 }
 
 impl SolutionWriter {
@@ -90,6 +92,7 @@ impl SolutionWriter {
     /// stored one stay in it), and never holds fewer plies than before. Any
     /// other solution is refused.
     pub fn create(dir: &Path, space: &StateSpace, order: &OrderSpec) -> Result<SolutionWriter> {
+        let lock = lock_dir(dir)?;
         let mut kept = Vec::new();
         if let Some(held) = existing(dir)? {
             let same = same_run(&held, space);
@@ -99,8 +102,7 @@ impl SolutionWriter {
             }
             kept = held.plies;
         }
-        writable_dir(dir)?;
-        Ok(SolutionWriter { dir: dir.to_path_buf(), order: order.name(), plies: Vec::new(), held: kept })
+        Ok(SolutionWriter { dir: dir.to_path_buf(), order: order.name(), plies: Vec::new(), held: kept, _lock: lock })
     }
 
     /// Save one ply's `win` and `lost` BDDs (its file is replaced atomically),
@@ -422,7 +424,8 @@ pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
     }
     let mut old = Solution::open_version(dir, SOLUTION_VERSION_UNBLOCKED)?;
     let order = old.manifest.order.clone();
-    let mut writer = SolutionWriter { dir: dir.to_path_buf(), order, plies: Vec::new(), held: Vec::new() };
+    let _lock = lock_dir(dir)?;
+    let mut writer = SolutionWriter { dir: dir.to_path_buf(), order, plies: Vec::new(), held: Vec::new(), _lock };
     let mut rewritten = 0;
     for ply in old.plies() {
         let path = dir.join(&old.entry(ply)?.file);

@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
 use super::files::{
-    bad, check_version, io, json_crc, label, load_in_frame as load, writable_dir, write_atomic, PARTIAL_EVERY,
+    bad, check_version, io, json_crc, label, load_in_frame as load, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
 };
 use super::options::ForwardOptions;
 use super::phases::SoFar;
@@ -224,6 +224,8 @@ pub struct SolveCheckpoint {
     partial_every: Duration,
     /// When a pre-image was last saved (or its ply started).
     last_partial: Instant,
+    /// The folder's lock, held by a checkpoint opened to be written.
+    lock: Option<DirLock>,
 }
 
 impl SolveCheckpoint {
@@ -239,10 +241,11 @@ impl SolveCheckpoint {
         options: &ForwardOptions,
         hold: bool,
     ) -> Result<(SolveCheckpoint, SolveResume)> {
-        writable_dir(dir)?;
-        let Some(checkpoint) = Self::open_records(dir, space, options)? else {
-            return Ok((Self::empty(dir, space, options), SolveResume::default()));
+        let lock = Some(lock_dir(dir)?);
+        let Some(mut checkpoint) = Self::open_records(dir, space, options)? else {
+            return Ok((SolveCheckpoint { lock, ..Self::empty(dir, space, options) }, SolveResume::default()));
         };
+        checkpoint.lock = lock;
         let progress = &checkpoint.progress;
         let cells = space.size().cells();
         let lowest_ply = progress.solved.last().map(|p| p.ply);
@@ -280,6 +283,7 @@ impl SolveCheckpoint {
             options: *options,
             partial_every: PARTIAL_EVERY,
             last_partial: Instant::now(),
+            lock: None,
         }
     }
 

@@ -213,3 +213,30 @@ fn a_solved_ply_forged_with_its_counts_kept_is_refused() {
     std::fs::write(&file, original).unwrap();
     assert_eq!(run(dir.path(), 0).unwrap().plies.len(), 17, "the file as it was resumes");
 }
+
+/// A second process writing into a solution or checkpoint folder that a
+/// running solve holds is refused in one line naming the holder; the first
+/// solve's result is whole.
+#[test]
+fn a_second_writer_of_a_folder_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for flag in ["--out", "--checkpoint"] {
+        let dir = tmp.path().join(flag.trim_start_matches('-'));
+        let d = dir.to_str().unwrap();
+        let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+            .args(["solve", "-W", "5", "-H", "5", flag, d])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let lock = dir.join(".c4bdd.lock");
+        while !std::fs::read_to_string(&lock).is_ok_and(|pid| pid == first.id().to_string()) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let second = c4bdd(&["solve", "-W", "4", "-H", "5", flag, d]);
+        let why = format!("is being written by another c4bdd process (pid {})", first.id());
+        refused(&second, d, &why);
+        assert!(first.wait().unwrap().success(), "{flag}: the first solve finishes");
+    }
+    let out = query(&tmp.path().join("out"), "33");
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("5x5"), "the first solve's solution");
+}
