@@ -227,6 +227,17 @@ fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
+/// Create the file `path` anew for writing: whatever is there (a file, a
+/// link planted in its place) is removed first, never followed, and the
+/// file is made with `O_EXCL`, which follows no link either.
+pub fn create_fresh(path: &Path) -> std::io::Result<File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.is_dir() => std::fs::remove_file(path)?,
+        _ => {}
+    }
+    std::fs::OpenOptions::new().write(true).create_new(true).open(path)
+}
+
 impl Manager {
     /// The exact size in bytes of what [`Manager::save_to`] writes for
     /// `roots` BDDs with `nodes` internal nodes in all (shared nodes once).
@@ -451,7 +462,7 @@ impl Manager {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = std::path::PathBuf::from(tmp);
-        let file = File::create(&tmp).map_err(io_err)?;
+        let file = create_fresh(&tmp).map_err(io_err)?;
         let mut w = BufWriter::with_capacity(1 << 20, file);
         let written = self.save_to(roots, label, &mut w).and_then(|crc| w.flush().map(|_| crc));
         let synced = written.and_then(|crc| w.get_ref().sync_all().map(|_| crc));

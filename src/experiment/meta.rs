@@ -95,7 +95,9 @@ impl Meta {
     /// Write atomically (temporary file, then rename).
     pub fn save(&self, path: &Path) -> Result<()> {
         let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(self)? + "\n")
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        crate::bdd::create_fresh(&tmp)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
             .with_context(|| format!("cannot write {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
     }

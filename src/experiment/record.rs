@@ -367,7 +367,7 @@ pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
 /// Rewrite a CSV file with the header `expected`, the `missing` columns empty.
 fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str], missing: &[&str]) -> Result<()> {
     let tmp = path.with_extension("csv.tmp");
-    let mut w = csv::Writer::from_path(&tmp)?;
+    let mut w = csv::Writer::from_writer(crate::bdd::create_fresh(&tmp)?);
     w.write_record(expected)?;
     for record in reader.records() {
         let record = record?;
@@ -456,7 +456,7 @@ fn keep_rows(path: &Path, keep: impl Fn(&str) -> bool) -> Result<()> {
     }
     if dropped {
         let tmp = path.with_extension("csv.tmp");
-        let mut w = csv::Writer::from_path(&tmp)?;
+        let mut w = csv::Writer::from_writer(crate::bdd::create_fresh(&tmp)?);
         w.write_record(&header)?;
         for record in &kept {
             w.write_record(record)?;

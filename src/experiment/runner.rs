@@ -178,7 +178,13 @@ const LOCK_WAIT: Duration = Duration::from_secs(2);
 /// Hold the exclusive lock of a sweep directory, or fail naming it.
 fn lock(dir: &Path) -> Result<File> {
     let path = dir.join("sweep.lock");
-    let file = File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+    // A link planted in the lock's place is not followed.
+    let file = std::os::unix::fs::OpenOptionsExt::custom_flags(
+        std::fs::OpenOptions::new().write(true).create(true).truncate(true),
+        libc::O_NOFOLLOW,
+    )
+    .open(&path)
+    .with_context(|| format!("cannot create {}", path.display()))?;
     let start = Instant::now();
     // SAFETY: flock on a descriptor this function owns; the lock ends with the file.
     while unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {

@@ -281,7 +281,7 @@ pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<
         for (set, word) in [(win, "win"), (lost, "loss")] {
             let name = format!("bdd_w{}_h{}_{ply}_{word}.{flags}.bin", size.width, size.height);
             let (path, tmp) = (out.join(&name), out.join(format!("{name}.tmp")));
-            let file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+            let file = crate::bdd::create_fresh(&tmp).map_err(io(&tmp))?;
             sol.space.manager.save_records9(set, |v| number[v.0 as usize], &file).map_err(io(&tmp))?;
             file.sync_all().map_err(io(&tmp))?;
             std::fs::rename(&tmp, &path).map_err(io(&path))?;

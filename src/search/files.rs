@@ -58,7 +58,7 @@ pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let probe = dir.join(".write-test");
-    std::fs::write(&probe, b"ok").map_err(io(&probe))?;
+    crate::bdd::create_fresh(&probe).and_then(|mut f| f.write_all(b"ok")).map_err(io(&probe))?;
     std::fs::remove_file(&probe).map_err(io(&probe))
 }
 
@@ -111,7 +111,7 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    let mut f = crate::bdd::create_fresh(&tmp).map_err(io(&tmp))?;
     f.write_all(text.as_bytes()).map_err(io(&tmp))?;
     f.sync_all().map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))

@@ -240,3 +240,35 @@ fn a_second_writer_of_a_folder_is_refused() {
     let out = query(&tmp.path().join("out"), "33");
     assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("5x5"), "the first solve's solution");
 }
+
+/// Links planted in an output folder under the names of the temporary
+/// files a solve writes (`.write-test`, `ply-NN.bdd.tmp`,
+/// `manifest.json.tmp`, `checkpoint.json.tmp`) are replaced, never followed:
+/// the files they point at are untouched, and the solve is whole.
+#[test]
+fn planted_links_in_an_output_folder_are_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (sol, ck, target) = (tmp.path().join("sol"), tmp.path().join("ck"), tmp.path().join("target.txt"));
+    std::fs::write(&target, "keep me").unwrap();
+    std::fs::create_dir_all(&sol).unwrap();
+    std::fs::create_dir_all(&ck).unwrap();
+    let names = [".write-test", "ply-16.bdd.tmp", "manifest.json.tmp", "ply-03.bdd.tmp"];
+    for name in names {
+        std::os::unix::fs::symlink(&target, sol.join(name)).unwrap();
+    }
+    for name in [".write-test", "solve-checkpoint.json.tmp", "layer-005.bdd.tmp", ".c4bdd.lock"] {
+        std::os::unix::fs::symlink(&target, ck.join(name)).unwrap();
+    }
+    let out =
+        c4bdd(&["solve", "-W", "4", "-H", "4", "--out", sol.to_str().unwrap(), "--checkpoint", ck.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() || err.contains(".c4bdd.lock"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me", "the link's target is untouched");
+    // The lock's link is refused (O_NOFOLLOW); without it the solve is whole.
+    std::fs::remove_file(ck.join(".c4bdd.lock")).unwrap();
+    let out =
+        c4bdd(&["solve", "-W", "4", "-H", "4", "--out", sol.to_str().unwrap(), "--checkpoint", ck.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me", "the link's target is untouched");
+    assert!(query(&sol, "1234").status.success());
+}
