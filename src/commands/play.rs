@@ -116,6 +116,13 @@ pub fn book(args: BookArgs) -> Result<()> {
         ))
         .into());
     }
+    let out = &args.out;
+    if out.is_dir() {
+        return Err(InputError(format!("--out {}: is a folder; a book is a file", out.display())).into());
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+        return Err(InputError(format!("--out {}: no such folder {}", out.display(), dir.display())).into());
+    }
     let bar = indicatif::ProgressBar::new(0);
     let style =
         indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions, eta {eta}");

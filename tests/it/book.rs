@@ -93,3 +93,25 @@ fn an_interrupted_book_is_finished_by_its_rerun() {
     assert!(c4bdd(&args).status.success(), "a torn last row is no error");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
 }
+
+/// An output path that cannot take a book (an existing folder, or a file in
+/// a folder that does not exist) is refused before any work, in one line,
+/// leaving nothing beside it.
+#[test]
+fn a_book_output_that_cannot_be_written_is_refused_before_the_work() {
+    let (dir, _) = solved_with_book(BoardSize::new(4, 4).unwrap(), 3, 1);
+    let sol = dir.path().join("sol");
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    let missing = dir.path().join("no").join("book.csv");
+    for (out, why) in [(&folder, "is a folder"), (&missing, "no such folder")] {
+        let args = ["book", "--solution", sol.to_str().unwrap(), "--ply", "6", "--out", out.to_str().unwrap()];
+        let run = c4bdd(&args);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert!(err.contains(why) && err.trim().lines().count() == 1, "{err}");
+    }
+    let beside: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(!beside.iter().any(|n| n.to_string_lossy().contains(".partial")), "{beside:?}");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0, "nothing in the folder");
+}
