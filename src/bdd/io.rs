@@ -83,7 +83,7 @@ impl FileIndex {
 /// The format version of the BDD file at `path` (an error if it is not one).
 pub fn file_version(path: &Path) -> Result<u32> {
     let mut head = [0u8; 12];
-    let mut file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let mut file = open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     match file.read_exact(&mut head) {
         Ok(()) if &head[..8] == MAGIC => Ok(u32::from_le_bytes(head[8..].try_into().expect("four bytes"))),
         _ => Err(Error::BadFile { path: path.to_path_buf(), reason: "not a c4bdd BDD file".into() }),
@@ -94,7 +94,7 @@ pub fn file_version(path: &Path) -> Result<u32> {
 /// checksum, at the end, is not checked: a loader checks it).
 pub fn file_label(path: &Path) -> Result<String> {
     let not_ours = || Error::BadFile { path: path.to_path_buf(), reason: "not a c4bdd BDD file".into() };
-    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let file = open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     let mut r = BufReader::new(file);
     let mut head = [0u8; 12];
     if r.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
@@ -225,6 +225,21 @@ fn read_u64(r: &mut impl Read) -> std::io::Result<u64> {
     let mut b = [0u8; 8];
     r.read_exact(&mut b)?;
     Ok(u64::from_le_bytes(b))
+}
+
+/// Open the stored file `path` for reading, only if it is a regular file:
+/// a link (which could point anywhere) or a special file (a FIFO would
+/// block the reader) is refused with `InvalidInput`.
+pub fn open_regular(path: &Path) -> std::io::Result<File> {
+    let kind = std::fs::symlink_metadata(path)?.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_symlink() { "a link" } else { "not a regular file" };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what}; stored files are read only as regular files"),
+        ));
+    }
+    File::open(path)
 }
 
 /// Create the file `path` anew for writing: whatever is there (a file, a
@@ -479,7 +494,7 @@ impl Manager {
     /// file, and a file of another label is refused.
     pub fn load(&mut self, path: &Path, label: &str) -> Result<Vec<Bdd>> {
         let io_err = |source| Error::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io_err)?;
+        let file = open_regular(path).map_err(io_err)?;
         // Each node takes 12 bytes of the file.
         let room = file.metadata().map_err(io_err)?.len() / 12;
         match self.load_with_room(BufReader::with_capacity(1 << 20, file), label, room) {

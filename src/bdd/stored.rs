@@ -78,7 +78,7 @@ fn read_at(file: &File, path: &Path, at: u64, len: usize) -> Result<Vec<u8>> {
 /// checksum was found to match every byte before it (read a megabyte at a
 /// time, so a file of any size takes no more memory).
 pub fn checked_size_and_checksum(path: &Path) -> Result<(u64, u32)> {
-    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
     let bad = |reason: &str| Error::BadFile { path: path.to_path_buf(), reason: reason.into() };
     if len < MAGIC.len() as u64 + 4 || read_at(&file, path, 0, MAGIC.len())? != MAGIC[..] {
@@ -108,7 +108,7 @@ impl StoredBdd {
     /// and the file's length; the node records are read when walked.
     pub fn open(path: &Path, label: &str) -> Result<StoredBdd> {
         let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
-        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
         let fixed = read_at(&file, path, 0, 16.min(len as usize))?;
         if fixed.len() < 16 || &fixed[..8] != MAGIC {
@@ -174,7 +174,7 @@ impl StoredBdd {
     /// `1..=vars` in level order); its one root is the last record.
     pub fn open_records9(path: &Path, vars: u32) -> Result<StoredBdd> {
         let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
-        let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
         if len == 0 || len % RECORD9_BYTES != 0 || len / RECORD9_BYTES > u32::MAX as u64 {
             return Err(bad(format!("{len} bytes is not a whole number of 9-byte records")));

@@ -246,7 +246,7 @@ impl Solution {
     /// [`Solution::open`] of a solution of format `version`.
     fn open_version(dir: &Path, version: u32) -> Result<Solution> {
         let path = dir.join("manifest.json");
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = crate::bdd::open_regular(&path).and_then(|f| std::io::read_to_string(f)).map_err(io(&path))?;
         let file: ManifestFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
         let manifest = file.manifest;
@@ -335,7 +335,7 @@ impl Solution {
     fn checked_file(&self, ply: u32) -> Result<PathBuf> {
         let entry = self.entry(ply)?;
         let (path, want) = (self.dir.join(&entry.file), (entry.bytes, entry.crc32));
-        let file = std::fs::File::open(&path).map_err(io(&path))?;
+        let file = crate::bdd::open_regular(&path).map_err(io(&path))?;
         let bytes = file.metadata().map_err(io(&path))?.len();
         if bytes != want.0 {
             return Err(bad(&path, format!("{bytes} bytes, the manifest says {}", want.0)));

@@ -272,3 +272,28 @@ fn planted_links_in_an_output_folder_are_not_followed() {
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me", "the link's target is untouched");
     assert!(query(&sol, "1234").status.success());
 }
+
+/// Stored files are read only as regular files: a ply file or a manifest
+/// replaced by a link (to a copy of itself outside the folder) or a FIFO
+/// is refused in one line naming it, at once (a FIFO never blocks).
+#[test]
+fn linked_or_special_stored_files_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("sol");
+    solve_into(&["-W", "4", "-H", "4"], &sol);
+    let outside = tmp.path().join("outside.bdd");
+    std::fs::rename(sol.join("ply-05.bdd"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, sol.join("ply-05.bdd")).unwrap();
+    refused(&query(&sol, "12341"), "ply-05.bdd", "a link");
+    std::fs::remove_file(sol.join("ply-06.bdd")).unwrap();
+    let fifo = std::ffi::CString::new(sol.join("ply-06.bdd").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let start = std::time::Instant::now();
+    refused(&query(&sol, "123412"), "ply-06.bdd", "not a regular file");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "no wait on the FIFO");
+    let manifest = tmp.path().join("manifest.json");
+    std::fs::rename(sol.join("manifest.json"), &manifest).unwrap();
+    std::os::unix::fs::symlink(&manifest, sol.join("manifest.json")).unwrap();
+    refused(&query(&sol, "1"), "manifest.json", "a link");
+}
