@@ -246,7 +246,7 @@ impl Solution {
     /// [`Solution::open`] of a solution of format `version`.
     fn open_version(dir: &Path, version: u32) -> Result<Solution> {
         let path = dir.join("manifest.json");
-        let text = crate::bdd::open_regular(&path).and_then(|f| std::io::read_to_string(f)).map_err(io(&path))?;
+        let text = crate::bdd::open_regular(&path).and_then(std::io::read_to_string).map_err(io(&path))?;
         let file: ManifestFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
         let manifest = file.manifest;
