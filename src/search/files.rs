@@ -66,43 +66,58 @@ pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
 pub(crate) const LOCK_FILE: &str = ".c4bdd.lock";
 
 /// An exclusive lock on a folder c4bdd writes (`.c4bdd.lock` in it, which
-/// holds the holder's process id), released when dropped or when the process
-/// ends, however it ends.
+/// holds the holder's process id), released when dropped (the file is
+/// removed first, so a finished folder holds only what it stores) or when
+/// the process ends, however it ends (a killed process leaves the file,
+/// unlocked).
 #[derive(Debug)]
 pub(crate) struct DirLock {
+    path: std::path::PathBuf,
     _file: std::fs::File,
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// Make `dir` (a folder c4bdd writes: a solution, a checkpoint) if needed,
 /// check that it is writable, and hold its lock: a folder another process
 /// holds is refused, naming that process. The lock file is opened without
-/// following a link planted in its place.
+/// following a link planted in its place; a lock taken on a file that its
+/// holder removed meanwhile is taken again on the new one.
 pub(crate) fn lock_dir(dir: &Path) -> Result<DirLock> {
-    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     writable_dir(dir)?;
     let path = dir.join(LOCK_FILE);
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .map_err(io(&path))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let holder = std::fs::read_to_string(&path).unwrap_or_default();
-            let reason = format!(
-                "is being written by another c4bdd process (pid {}); wait for it to end or choose another folder",
-                holder.trim()
-            );
-            return Err(bad(dir, reason));
+    loop {
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+            .map_err(io(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let reason = format!(
+                    "is being written by another c4bdd process (pid {}); wait for it to end or choose another folder",
+                    holder.trim()
+                );
+                return Err(bad(dir, reason));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
         }
-        Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+        let held = file.metadata().map_err(io(&path))?.ino();
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.ino() == held) {
+            file.set_len(0).and_then(|_| write!(file, "{}", std::process::id())).map_err(io(&path))?;
+            return Ok(DirLock { path, _file: file });
+        }
     }
-    file.set_len(0).and_then(|_| write!(file, "{}", std::process::id())).map_err(io(&path))?;
-    Ok(DirLock { _file: file })
 }
 
 /// Write `text` to `path` atomically: a temporary file beside it, synced to
