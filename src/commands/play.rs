@@ -201,10 +201,7 @@ pub fn best(args: BestArgs) -> Result<()> {
     if position.is_terminal() {
         return Err(InputError(format!("the game after {name} is already over")).into());
     }
-    let dir = args.solution.as_deref().unwrap_or(std::path::Path::new(""));
-    let table = table.map(|t| probe_of(t, dir, size, &position)).transpose()?;
-    let book = args.book.as_deref().map(|path| Book::read(path, size)).transpose()?;
-    let mut solution = (table.is_some() || book.is_some()).then_some(BookProbe { book, table });
+    let mut solution = probes(&args, table, size, &position)?;
     let start = std::time::Instant::now();
     let probe = solution.as_mut().map(|s| s as &mut dyn OutcomeProbe);
     let mut search = Search::new(size, args.table.log2_entries(), probe);
@@ -233,11 +230,8 @@ pub fn best(args: BestArgs) -> Result<()> {
     let time_s = start.elapsed().as_secs_f64();
     let (nodes, probes, table_bytes) = (search.nodes(), search.probes(), search.table_bytes());
     drop(search);
-    for (_, why) in solution.as_ref().and_then(|s| s.table.as_ref()).map_or(&[][..], |t| t.failures()) {
-        if args.strict {
-            return Err(InputError(format!("{why} (--strict)")).into());
-        }
-        eprintln!("warning: {why}; the search went on without that ply");
+    if let Some(solution) = &solution {
+        probed(&args, solution)?;
     }
     if args.json {
         let moves = values.as_ref().map(|values| {
@@ -272,6 +266,43 @@ pub fn best(args: BestArgs) -> Result<()> {
     let rate = (nodes as f64 / time_s.max(1e-9)).round();
     let table = table_bytes as f64 / f64::from(1 << 20);
     println!("searched {nodes} positions in {time_s:.3} s ({rate} a second, transposition table {table} MiB), {probes} table probes");
+    Ok(())
+}
+
+/// What `best` probes: the solution's tables and the book it was given, the
+/// book of the same board and (with both) built from that solution.
+fn probes(
+    args: &BestArgs,
+    table: Option<Box<dyn SolutionTable>>,
+    size: BoardSize,
+    position: &Position,
+) -> Result<Option<BookProbe>> {
+    let dir = args.solution.as_deref().unwrap_or(std::path::Path::new(""));
+    let table = table.map(|t| probe_of(t, dir, size, position)).transpose()?;
+    let book = args.book.as_deref().map(|path| Book::read(path, size)).transpose()?;
+    if let (Some(book), Some(table), Some(path)) = (&book, &table, &args.book) {
+        let identity = table.table.identity()?;
+        if book.solution != identity {
+            let (built, given) = (&book.solution, table.table.describe());
+            let msg = format!("book {}: built from the solution {built}, not {given} ({identity})", path.display());
+            return Err(InputError(msg).into());
+        }
+    }
+    Ok((table.is_some() || book.is_some()).then(|| BookProbe::new(book, table)))
+}
+
+/// After the search: a book row the tables contradicted is an error; a ply
+/// the tables could not be read at is a warning (an error with --strict).
+fn probed(args: &BestArgs, solution: &BookProbe) -> Result<()> {
+    if let (Some(why), Some(book)) = (solution.contradiction(), &args.book) {
+        return Err(InputError(format!("book {}: {why} (forged or damaged)", book.display())).into());
+    }
+    for (_, why) in solution.table().map_or(&[][..], |t| t.failures()) {
+        if args.strict {
+            return Err(InputError(format!("{why} (--strict)")).into());
+        }
+        eprintln!("warning: {why}; the search went on without that ply");
+    }
     Ok(())
 }
 

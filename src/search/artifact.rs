@@ -201,6 +201,16 @@ impl SolutionTable for ArtifactSolution {
         format!("the paper's artifact's solution {} ({} encoding)", self.dir.display(), self.kind)
     }
 
+    fn identity(&self) -> Result<String> {
+        let mut crc = crc32fast::Hasher::new();
+        for path in self.files.iter().flatten().flatten() {
+            let bytes = std::fs::metadata(path).map_err(io(path))?.len();
+            let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+            crc.update(format!("{name}:{bytes};").as_bytes());
+        }
+        Ok(format!("artifact/{}/{:08x}", self.size, crc.finalize()))
+    }
+
     fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<super::prove::Proof> {
         let order = if self.row_order { OrderSpec::ROW_WISE } else { OrderSpec::COLUMN_WISE };
         let mut space = crate::encoding::StateSpace::new(self.kind, self.size, &order, crate::bdd::Config::default())?;

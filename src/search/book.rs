@@ -2,13 +2,21 @@
 //! position at one ply, up to mirror image, found by alpha-beta search that
 //! probes a stored solution, and read back as exact values for `best`.
 //!
-//! A book is a CSV file with the columns `position` (the layout: a cell a
+//! A book is a CSV file whose first line is a comment naming what it is:
+//! `# c4bdd-book v1 board=WxH ply=K rows=N solution=ID crc32=C`, with the
+//! solution's identity ([`SolutionTable::identity`]) and the CRC-32 of every
+//! byte after that line. Then the columns `position` (the layout: a cell a
 //! character, column by column from the bottom-left, `x`, `o` or `b`),
 //! `value` (`win`, `draw` or `loss` for the player to move) and `plies` (how
 //! many plies the game lasts from there with best play; empty for a draw).
 //! Only positions that are not over are in it, one of each mirror pair.
-//! While it is built, finished rows go to `FILE.partial` (one write a row),
-//! which a rerun takes up (a torn last row is dropped and found again); the
+//! A book is read only if its first line matches the board and its rows,
+//! and its rows are exactly the positions of its ply with values the rules
+//! allow (a win in an odd number of plies, a loss in an even one, within
+//! the cells left).
+//! While it is built, finished rows go to `FILE.partial` (one write a row,
+//! after a first line naming the board, ply and solution), which a rerun of
+//! the same book takes up (a torn last row is dropped and found again); the
 //! book is then written sorted, atomically.
 
 use std::collections::HashMap;
@@ -17,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::files::{bad, io, write_atomic};
-use super::table::{open_table, TableProbe};
+use super::table::{open_table, SolutionTable, TableProbe};
 use crate::error::Result;
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search};
 use crate::game::explicit::Outcome;
@@ -27,7 +35,55 @@ use crate::game::{BoardSize, Player, Position};
 pub struct Book {
     pub size: BoardSize,
     pub ply: u32,
+    /// The identity of the solution it was built from.
+    pub solution: String,
     values: HashMap<u128, MoveValue>,
+}
+
+/// The first word of a book's first line.
+const MAGIC: &str = "# c4bdd-book v1";
+/// The first word of a partial book's first line.
+const PARTIAL_MAGIC: &str = "# c4bdd-book-partial v1";
+
+/// What a book's (or a partial book's) first line says.
+#[derive(Debug, PartialEq)]
+struct Header {
+    size: BoardSize,
+    ply: u32,
+    solution: String,
+    /// In a finished book: its rows and the CRC-32 of the bytes after the line.
+    rows: Option<(usize, u32)>,
+}
+
+impl Header {
+    fn line(&self) -> String {
+        let (magic, tail) = match self.rows {
+            Some((rows, crc)) => (MAGIC, format!(" rows={rows} crc32={crc:08x}")),
+            None => (PARTIAL_MAGIC, String::new()),
+        };
+        format!("{magic} board={} ply={} solution={}{tail}", self.size, self.ply, self.solution)
+    }
+
+    /// Parse a first line (without its newline); `None` if it is not one.
+    fn parse(line: &str) -> Option<Header> {
+        let (finished, rest) = match line.strip_prefix(MAGIC) {
+            Some(rest) => (true, rest),
+            None => (false, line.strip_prefix(PARTIAL_MAGIC)?),
+        };
+        let fields: HashMap<&str, &str> = rest.split_whitespace().filter_map(|f| f.split_once('=')).collect();
+        let (w, h) = fields.get("board")?.split_once('x')?;
+        let size = BoardSize::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+        let rows = match finished {
+            true => Some((fields.get("rows")?.parse().ok()?, u32::from_str_radix(fields.get("crc32")?, 16).ok()?)),
+            false => None,
+        };
+        Some(Header {
+            size,
+            ply: fields.get("ply")?.parse().ok()?,
+            solution: fields.get("solution")?.to_string(),
+            rows,
+        })
+    }
 }
 
 /// The layout string of a position.
@@ -99,16 +155,29 @@ fn parse_rows(size: BoardSize, path: &Path, text: impl BufRead) -> Result<Vec<(P
 }
 
 impl Book {
-    /// Read a book of `size` (all its positions at one ply).
+    /// Read a book of `size`: refused unless its first line names `size`
+    /// and matches its rows' count and checksum, and its rows are exactly
+    /// the positions of its ply (one of each mirror pair, none over) with
+    /// values the rules allow.
     pub fn read(path: &Path, size: BoardSize) -> Result<Book> {
-        let file = std::fs::File::open(path).map_err(io(path))?;
-        let rows = parse_rows(size, path, std::io::BufReader::new(file))?;
-        let ply = rows.first().map_or(0, |(p, _)| p.ply());
-        if let Some((p, _)) = rows.iter().find(|(p, _)| p.ply() != ply) {
-            return Err(bad(path, format!("holds positions of plies {ply} and {}", p.ply())));
+        let text = crate::bdd::open_regular(path).and_then(std::io::read_to_string).map_err(io(path))?;
+        let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
+        let header = Header::parse(first).filter(|h| h.rows.is_some()).ok_or_else(|| {
+            bad(path, format!("is not a c4bdd book: its first line is not `{MAGIC} ...` (build one with `c4bdd book`)"))
+        })?;
+        let (count, crc) = header.rows.expect("a finished book's header");
+        if header.size != size {
+            return Err(bad(path, format!("is a book of board {}, not {size}", header.size)));
         }
-        let values = rows.into_iter().map(|(p, v)| (size.canonical(p.key()), v)).collect();
-        Ok(Book { size, ply, values })
+        if crc32fast::hash(body.as_bytes()) != crc {
+            return Err(bad(path, "its rows do not match the checksum of its first line (edited or damaged)"));
+        }
+        let rows = parse_rows(size, path, body.as_bytes())?;
+        if rows.len() != count {
+            return Err(bad(path, format!("holds {} rows, its first line says {count}", rows.len())));
+        }
+        let values = checked_rows(size, header.ply, rows).map_err(|reason| bad(path, reason))?;
+        Ok(Book { size, ply: header.ply, solution: header.solution, values })
     }
 
     /// The exact value of a position, if the book holds it (or its mirror).
@@ -127,10 +196,68 @@ impl Book {
     }
 }
 
-/// A book and a stored solution's tables as one probe for a search.
+/// The values of a book's rows by canonical key, if they are exactly the
+/// positions of ply `ply` not over (one of each mirror pair) with values
+/// the rules allow: the mover's win takes an odd number of plies, a loss an
+/// even one, both within the cells left.
+fn checked_rows(
+    size: BoardSize,
+    ply: u32,
+    rows: Vec<(Position, MoveValue)>,
+) -> std::result::Result<HashMap<u128, MoveValue>, String> {
+    let left = size.cells() - ply;
+    let mut values = HashMap::with_capacity(rows.len());
+    for (p, v) in rows {
+        let allowed = match v {
+            MoveValue::Win(n) => n % 2 == 1 && n <= left,
+            MoveValue::Loss(n) => n % 2 == 0 && (2..=left).contains(&n),
+            MoveValue::Draw => true,
+        };
+        let row = || row_of(&p, v);
+        if p.ply() != ply || p.is_terminal() {
+            return Err(format!("row {} is not a position of ply {ply} that is not over", row()));
+        }
+        if !allowed {
+            return Err(format!("row {} has a value no game allows ({left} plies left)", row()));
+        }
+        if values.insert(size.canonical(p.key()), v).is_some() {
+            return Err(format!("holds the position of row {} (or its mirror) twice", row()));
+        }
+    }
+    let want = positions_at(size, ply);
+    if let Some(p) = want.iter().find(|p| !values.contains_key(&size.canonical(p.key()))) {
+        return Err(format!("lacks the position {} of ply {ply}", layout(p)));
+    }
+    if values.len() != want.len() {
+        return Err(format!("holds {} positions, ply {ply} has {} (up to mirror image)", values.len(), want.len()));
+    }
+    Ok(values)
+}
+
+/// A book and a stored solution's tables as one probe for a search. Where
+/// both hold a position, the book's value must agree with the tables'
+/// outcome: the first row that does not is kept in
+/// [`BookProbe::contradiction`] and not used.
 pub struct BookProbe {
-    pub book: Option<Book>,
-    pub table: Option<TableProbe>,
+    book: Option<Book>,
+    table: Option<TableProbe>,
+    contradiction: Option<String>,
+}
+
+impl BookProbe {
+    pub fn new(book: Option<Book>, table: Option<TableProbe>) -> BookProbe {
+        BookProbe { book, table, contradiction: None }
+    }
+
+    /// The tables' probe, if a solution was given.
+    pub fn table(&self) -> Option<&TableProbe> {
+        self.table.as_ref()
+    }
+
+    /// The first book row the tables contradicted, if any.
+    pub fn contradiction(&self) -> Option<&str> {
+        self.contradiction.as_deref()
+    }
 }
 
 impl OutcomeProbe for BookProbe {
@@ -139,7 +266,17 @@ impl OutcomeProbe for BookProbe {
     }
 
     fn exact(&mut self, p: &Position) -> Option<MoveValue> {
-        self.book.as_ref().and_then(|b| b.get(p))
+        let value = self.book.as_ref()?.get(p)?;
+        let told = self.table.as_mut().and_then(|t| t.probe(p));
+        match told {
+            Some(outcome) if outcome != outcome_of(value) => {
+                let row = row_of(p, value);
+                self.contradiction
+                    .get_or_insert_with(|| format!("its row {row} contradicts the solution ({outcome:?})"));
+                None
+            }
+            _ => Some(value),
+        }
     }
 }
 
@@ -174,24 +311,22 @@ pub struct BookOptions {
 /// Build the book of the solution in `solution` at `opts.ply` into `out`:
 /// each position's value from the tables (a draw at once), a win or loss by
 /// a search that probes them; `jobs` threads, each with its own tables and
-/// search. Rows found by an earlier, interrupted run in `out.partial` are
-/// kept. `progress(done, total)` is called as rows are found. Returns the
-/// rows written.
+/// search. Rows found by an earlier, interrupted run of the same book in
+/// `out.partial` are kept. `progress(done, total)` is called as rows are
+/// found. Returns the rows written.
 pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(usize, usize)) -> Result<usize> {
-    let size = open_table(solution)?.size();
+    let mut table = open_table(solution)?;
+    let size = table.size();
+    let header = Header { size, ply: opts.ply, solution: table.identity()?, rows: None };
     let partial = PathBuf::from(format!("{}.partial", out.display()));
-    let mut done: HashMap<u128, String> = HashMap::new();
-    if partial.exists() {
-        for (p, v) in parse_rows(size, &partial, whole_rows(&partial)?.as_bytes())? {
-            done.insert(size.canonical(p.key()), row_of(&p, v));
-        }
-    }
+    let mut done = take_up(&partial, &header, table.as_mut())?;
+    drop(table);
     let todo: Vec<Position> =
         positions_at(size, opts.ply).into_iter().filter(|p| !done.contains_key(&size.canonical(p.key()))).collect();
     let total = todo.len() + done.len();
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&partial).map_err(io(&partial))?;
+    let mut file = std::fs::OpenOptions::new().append(true).open(&partial).map_err(io(&partial))?;
     let next = AtomicUsize::new(0);
-    let (send, receive) = std::sync::mpsc::channel::<Result<(u128, String)>>();
+    let (send, receive) = std::sync::mpsc::channel::<Result<(Position, MoveValue)>>();
     let mut failed = None;
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.max(1) {
@@ -204,10 +339,10 @@ pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(
         }
         drop(send);
         for row in receive {
-            let written = row.and_then(|(key, line)| {
+            let written = row.and_then(|(p, v)| {
                 // One write a row: a kill or a full disk leaves at most a torn last row.
-                file.write_all(format!("{line}\n").as_bytes()).map_err(io(&partial))?;
-                done.insert(key, line);
+                file.write_all(format!("{}\n", row_of(&p, v)).as_bytes()).map_err(io(&partial))?;
+                done.insert(size.canonical(p.key()), (p, v));
                 Ok(())
             });
             match written {
@@ -223,16 +358,66 @@ pub fn build(solution: &Path, out: &Path, opts: &BookOptions, progress: impl Fn(
     if let Some(e) = failed {
         return Err(e);
     }
-    let mut rows: Vec<(u128, String)> = done.into_iter().collect();
+    write_book(out, header, done.into_values().collect())?;
+    std::fs::remove_file(&partial).map_err(io(&partial))?;
+    Ok(total)
+}
+
+/// The rows an interrupted build of the book `header` left in `partial`,
+/// each checked against `table` (a partial file of another book, or a row
+/// the table contradicts, is refused); a new partial file, with its first
+/// line, when there is none.
+fn take_up(
+    partial: &Path,
+    header: &Header,
+    table: &mut dyn SolutionTable,
+) -> Result<HashMap<u128, (Position, MoveValue)>> {
+    let text = if partial.exists() { whole_rows(partial)? } else { String::new() };
+    let Some((first, body)) = text.split_once('\n') else {
+        let mut file = crate::bdd::create_fresh(partial).map_err(io(partial))?;
+        file.write_all(format!("{}\n", header.line()).as_bytes()).map_err(io(partial))?;
+        return Ok(HashMap::new());
+    };
+    if Header::parse(first).as_ref() != Some(header) {
+        let reason = format!("holds the rows of another book (its first line: {first:?}): remove it to start again");
+        return Err(bad(partial, reason));
+    }
+    let mut done = HashMap::new();
+    for (p, v) in parse_rows(header.size, partial, body.as_bytes())? {
+        let told = table.outcome(&p)?;
+        if told != outcome_of(v) {
+            let reason = format!("its row {} contradicts {} ({told:?})", row_of(&p, v), table.describe());
+            return Err(bad(partial, reason));
+        }
+        done.insert(header.size.canonical(p.key()), (p, v));
+    }
+    Ok(done)
+}
+
+/// Write the book of `header` (a partial one's) with `rows`, after checking
+/// them as [`Book::read`] does: its first line with their count and
+/// checksum, then the rows sorted by key.
+fn write_book(out: &Path, header: Header, rows: Vec<(Position, MoveValue)>) -> Result<()> {
+    let values = checked_rows(header.size, header.ply, rows.clone()).map_err(|reason| bad(out, reason))?;
+    let mut rows: Vec<(u128, String)> =
+        rows.iter().map(|(p, v)| (header.size.canonical(p.key()), row_of(p, *v))).collect();
     rows.sort();
-    let text: String = std::iter::once("position,value,plies".to_string())
+    let body: String = std::iter::once("position,value,plies".to_string())
         .chain(rows.into_iter().map(|(_, l)| l))
         .collect::<Vec<_>>()
         .join("\n")
         + "\n";
-    write_atomic(out, &text)?;
-    std::fs::remove_file(&partial).map_err(io(&partial))?;
-    Ok(total)
+    let header = Header { rows: Some((values.len(), crc32fast::hash(body.as_bytes()))), ..header };
+    write_atomic(out, &format!("{}\n{body}", header.line()))
+}
+
+/// The outcome for the player to move of an exact value.
+fn outcome_of(v: MoveValue) -> Outcome {
+    match v {
+        MoveValue::Win(_) => Outcome::Win,
+        MoveValue::Draw => Outcome::Draw,
+        MoveValue::Loss(_) => Outcome::Loss,
+    }
 }
 
 /// The rows of an interrupted build's `partial` file that are whole: a
@@ -256,7 +441,7 @@ fn value_positions(
     todo: &[Position],
     next: &AtomicUsize,
     table_bits: u32,
-    send: &std::sync::mpsc::Sender<Result<(u128, String)>>,
+    send: &std::sync::mpsc::Sender<Result<(Position, MoveValue)>>,
 ) -> Result<()> {
     let table = open_table(solution)?;
     let size = table.size();
@@ -268,7 +453,7 @@ fn value_positions(
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(p) = todo.get(i) else { break };
         let value = search.value(p);
-        if send.send(Ok((size.canonical(p.key()), row_of(p, value)))).is_err() {
+        if send.send(Ok((*p, value))).is_err() {
             break;
         }
     }

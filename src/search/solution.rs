@@ -460,6 +460,10 @@ impl super::table::SolutionTable for Solution {
         format!("the c4bdd solution {} ({} encoding)", self.dir.display(), self.manifest.encoding)
     }
 
+    fn identity(&self) -> Result<String> {
+        Ok(format!("{SOLUTION_FORMAT}/{}/{:08x}", self.size(), json_crc(&self.manifest)))
+    }
+
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
         Solution::verify(self, done)
     }

@@ -27,6 +27,11 @@ pub trait SolutionTable {
     fn outcome(&mut self, position: &Position) -> Result<Outcome>;
     /// What it is, for messages: its kind and folder.
     fn describe(&self) -> String;
+    /// Its identity, as a book built from it names it: its kind, board and
+    /// a CRC-32 of what it stores (the manifest of a c4bdd solution, which
+    /// holds every ply file's checksum; the setup of a partitioned one; the
+    /// names and sizes of the artifact's files, which have no checksums).
+    fn identity(&self) -> Result<String>;
     /// Read every file whole and check it (checksums where the format has
     /// them, the structure of every node where it has not), calling `done`
     /// after each ply; the first failure is an error naming the file.

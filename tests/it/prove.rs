@@ -167,7 +167,9 @@ fn searches_over_lying_tables_are_refused_not_a_panic() {
     solve_into(&["-W", "4", "-H", "4"], &sol);
     let out = c4bdd(&["book", "--solution", sol.to_str().unwrap(), "--ply", "6", "--out", book.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    // Every seventh row's value turned: a win into a loss, anything else into a win in 3.
+    // Every seventh row's value turned as the rules allow (a win in n into
+    // a loss in n + 1, anything else into a win in 3), the checksum
+    // recomputed, as a forger would.
     let text = std::fs::read_to_string(&book).unwrap();
     let edited: Vec<String> = text
         .lines()
@@ -175,13 +177,13 @@ fn searches_over_lying_tables_are_refused_not_a_panic() {
         .map(|(i, row)| {
             let fields: Vec<&str> = row.split(',').collect();
             match (i % 7, &fields[..]) {
-                (3, [p, "win", n]) => format!("{p},loss,{n}"),
-                (3, [p, _, _]) if i > 0 => format!("{p},win,3"),
+                (3, [p, "win", n]) => format!("{p},loss,{}", n.parse::<u32>().unwrap() + 1),
+                (3, [p, _, _]) if i > 1 => format!("{p},win,3"),
                 _ => row.to_string(),
             }
         })
         .collect();
-    std::fs::write(&book, edited.join("\n") + "\n").unwrap();
+    std::fs::write(&book, crate::book::reseal(&(edited.join("\n") + "\n"))).unwrap();
     for p in explicit.positions(3).into_iter().chain(explicit.positions(4)).filter(|p| !p.is_terminal()).take(60) {
         let moves = layout(&p);
         let out = c4bdd(&["best", "-W", "4", "-H", "4", "--book", book.to_str().unwrap(), "--position", &moves]);

@@ -163,6 +163,11 @@ impl PartStore {
         &self.file.cut
     }
 
+    /// The checksum of the setup of the checkpoint the parts belong to.
+    pub fn setup_crc(&self) -> u32 {
+        self.file.setup_crc
+    }
+
     /// The ply whose whole sets the partition was seeded from.
     pub fn top(&self) -> u32 {
         self.file.top

@@ -111,6 +111,10 @@ impl SolutionTable for PartitionedSolution {
         format!("c4bdd partitioned solution {}", self.dir.display())
     }
 
+    fn identity(&self) -> Result<String> {
+        Ok(format!("c4bdd-parts/{}/{:08x}", self.size(), self.store.setup_crc()))
+    }
+
     fn prove(&mut self, _done: &mut dyn FnMut(u32)) -> Result<crate::search::prove::Proof> {
         let (low, high) = (self.plies.start(), self.plies.end());
         let reason = format!(
