@@ -285,7 +285,7 @@ fn solve(
         if let Some(w) = writer.as_mut() {
             let adopting = Instant::now();
             for p in &resume.solved {
-                w.adopt(p.ply).with_context(|| {
+                w.adopt(space, p).with_context(|| {
                     format!("ply {} was solved before; resume with the same solution folder", p.ply)
                 })?;
             }

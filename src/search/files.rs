@@ -136,13 +136,25 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
 /// `version`; `what` names such a file ("checkpoint"). A file of an older
 /// version says how to go on.
 pub(crate) fn check_version(path: &Path, text: &str, what: &str, format: &str, version: u32) -> Result<()> {
+    check_versions(path, text, what, format, version..=version).map(drop)
+}
+
+/// [`check_version`] for a format read at any of `versions`; returns the
+/// file's version.
+pub(crate) fn check_versions(
+    path: &Path,
+    text: &str,
+    what: &str,
+    format: &str,
+    versions: std::ops::RangeInclusive<u32>,
+) -> Result<u32> {
     #[derive(serde::Deserialize)]
     struct Head {
         format: String,
         version: u32,
     }
     let head: Head = serde_json::from_str(text).map_err(|e| bad(path, format!("not a c4bdd {what}: {e}")))?;
-    if head.format == format && head.version < version {
+    if head.format == format && head.version < *versions.start() {
         let reason = format!(
             "a {what} of version {} (written by an older c4bdd, its settings under no checksum): \
              resume it with the build that wrote it, or remove it to start again",
@@ -150,8 +162,12 @@ pub(crate) fn check_version(path: &Path, text: &str, what: &str, format: &str, v
         );
         return Err(bad(path, reason));
     }
-    if (head.format.as_str(), head.version) != (format, version) {
-        return Err(bad(path, format!("format {} version {}, expected {format} {version}", head.format, head.version)));
+    if head.format != format || !versions.contains(&head.version) {
+        let expected = versions.end();
+        return Err(bad(
+            path,
+            format!("format {} version {}, expected {format} {expected}", head.format, head.version),
+        ));
     }
-    Ok(())
+    Ok(head.version)
 }

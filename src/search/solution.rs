@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::files::{bad, io, json_crc, label, lock_dir, write_atomic, DirLock};
-use super::records::Value;
+use super::records::{SolvePly, Value};
 use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
 use crate::encoding::{EncodingKind, Frame, OrderSpec, StateSpace};
@@ -118,8 +118,28 @@ impl SolutionWriter {
     }
 
     /// Take up the file of a ply stored by an earlier, interrupted run (a
-    /// resumed solve): its size and checksum go into the manifest.
-    pub fn adopt(&mut self, ply: u32) -> Result<()> {
+    /// resumed solve) once its won and lost sets, counted, are `record`'s
+    /// (the record the checkpoint resumes with is tied to the file's
+    /// content): its size and checksum go into the manifest. The file is
+    /// counted in a manager of its own, dropped after.
+    pub fn adopt(&mut self, space: &StateSpace, record: &SolvePly) -> Result<()> {
+        let file = ply_file(record.ply);
+        let path = self.dir.join(&file);
+        let (bytes, crc32) = crate::bdd::checked_size_and_checksum(&path)?;
+        let [win, lost] = counted_ply(space, &path, record.ply)?;
+        let (won, lost) = if record.ply.is_multiple_of(2) { (win, lost) } else { (lost, win) };
+        if (won, lost) != (record.won, record.lost) {
+            let (ply, want) = (record.ply, (record.won, record.lost));
+            let reason = format!("holds {won} won and {lost} lost positions, the record of ply {ply} says {want:?}");
+            return Err(bad(&path, reason));
+        }
+        self.plies.push(PlyFile { ply: record.ply, file, bytes, crc32 });
+        Ok(())
+    }
+
+    /// Take up the file of ply `ply` by its size and checksum alone (an
+    /// upgrade of a solution whose files the manifest already names).
+    fn adopt_unchecked(&mut self, ply: u32) -> Result<()> {
         let file = ply_file(ply);
         let (bytes, crc32) = crate::bdd::checked_size_and_checksum(&self.dir.join(&file))?;
         self.plies.push(PlyFile { ply, file, bytes, crc32 });
@@ -188,6 +208,17 @@ fn write_manifest(dir: &Path, manifest: Manifest) -> Result<Manifest> {
     let text = serde_json::to_string_pretty(&file).expect("a manifest serializes") + "\n";
     write_atomic(&dir.join("manifest.json"), &text)?;
     Ok(file.manifest)
+}
+
+/// The positions in the win and lost sets of the solution file `path` of
+/// ply `ply` of a solve in `space`, counted in a manager of their own.
+fn counted_ply(space: &StateSpace, path: &Path, ply: u32) -> Result<[u128; 2]> {
+    let order = OrderSpec::Custom { path: PathBuf::from("adopted"), names: space.arrangement.clone() };
+    let mut own = StateSpace::new(space.encoding.kind(), space.size(), &order, Config::default())?;
+    let roots = own.manager.load(path, &ply_label(space, ply))?;
+    let [win, lost] = roots[..] else { return Err(bad(path, "expected win and lost")) };
+    let mut count = |f| in_frame_a(&mut own, f).map(|f| own.count(f, Frame::A));
+    Ok([count(win)?, count(lost)?])
 }
 
 /// The name of ply `ply`'s file in a solution folder.
@@ -435,7 +466,7 @@ pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
             old.space.manager.gc(&[]);
             rewritten += 1;
         }
-        writer.adopt(ply)?;
+        writer.adopt_unchecked(ply)?;
         done(ply);
     }
     let manifest = Manifest { version: SOLUTION_VERSION, plies: writer.plies, ..old.manifest };

@@ -3,9 +3,11 @@
 //! BDDs of the lowest solved ply (`solved-NNN.bdd`), with `solve-checkpoint.json`
 //! holding the setup, the records so far and a checksum of all of them. The
 //! label of each BDD file (inside the file's checksum) holds the setup's
-//! checksum and the file's record, so a setting or record edited in the JSON
-//! (with its checksum recomputed) no longer matches the files; the files'
-//! names must be those their plies give.
+//! checksum and the file's record, and the lowest solved ply's a checksum
+//! of the records of the plies solved above it, so a setting or record
+//! edited in the JSON (with its checksum recomputed) no longer matches the
+//! files; each solved record must add up to its ply's forward count; the
+//! files' names must be those their plies give.
 //!
 //! Within a ply, the two pre-images are saved part way (`pre-lost-NNN-stepKKK.bdd`,
 //! `pre-draw-NNN-stepKKK.bdd`: the union over the steps joined so far, with
@@ -36,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
 use super::files::{
-    bad, check_version, io, json_crc, label, load_in_frame as load, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
+    bad, check_versions, io, json_crc, label, load_in_frame as load, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
 };
 use super::options::ForwardOptions;
 use super::phases::SoFar;
@@ -48,7 +50,11 @@ use crate::encoding::StateSpace;
 use crate::error::Result;
 
 const FORMAT: &str = "c4bdd-solve-checkpoint";
-const VERSION: u32 = 3;
+/// The version written. Its `solved-NNN.bdd` labels hold a checksum of the
+/// records of the plies solved above too; version 3's (read, and written
+/// on until the next solved ply) hold the ply's own record only.
+const VERSION: u32 = 4;
+const OLDEST: u32 = 3;
 const FILE: &str = "solve-checkpoint.json";
 
 /// What the JSON file records.
@@ -152,10 +158,15 @@ fn layer_label(space: &StateSpace, setup: &Setup, record: &PlyRecord) -> String 
     setup_label(space, setup, &format!("{} states of ply {}", record.states, record.ply))
 }
 
-/// The label of a solved ply's file: its ply, its table row and the setup.
-fn solved_label(space: &StateSpace, setup: &Setup, p: &SolvePly) -> String {
+/// The label of the file of the lowest of the solved plies `solved` (from
+/// the last ply down): its ply, its table row and the setup, and from
+/// version 4 on the checksum of the records above it, so that every record
+/// the checkpoint resumes with is tied to a file's content.
+fn solved_label(space: &StateSpace, setup: &Setup, solved: &[SolvePly], version: u32) -> String {
+    let (p, above) = solved.split_last().expect("a solved ply");
     let row = format!("{} won, {} drawn, {} lost", p.won, p.drawn, p.lost);
-    setup_label(space, setup, &format!("win and lost of ply {}, {row}", p.ply))
+    let chain = if version >= 4 { format!(", plies above {:08x}", json_crc(&above)) } else { String::new() };
+    setup_label(space, setup, &format!("win and lost of ply {}, {row}{chain}", p.ply))
 }
 
 /// Work a checkpoint holds: the layers with their records, the solved plies
@@ -226,6 +237,8 @@ pub struct SolveCheckpoint {
     last_partial: Instant,
     /// The folder's lock, held by a checkpoint opened to be written.
     lock: Option<DirLock>,
+    /// The version of the JSON file: that of the lowest solved ply's label.
+    version: u32,
 }
 
 impl SolveCheckpoint {
@@ -264,7 +277,9 @@ impl SolveCheckpoint {
             (Some(name), Some(record)) => {
                 let states = layers[record.ply as usize].expect("the lowest solved ply's layer is loaded");
                 let layer = (states, progress.forward[record.ply as usize].states);
-                Some(load_solved(space, &dir.join(name), &checkpoint.setup, options, layer, record, &mut took)?)
+                let (setup, version) = (&checkpoint.setup, checkpoint.version);
+                let solved = &progress.solved;
+                Some(load_solved(space, &dir.join(name), (setup, version), options, layer, solved, &mut took)?)
             }
             _ => None,
         };
@@ -284,6 +299,7 @@ impl SolveCheckpoint {
             partial_every: PARTIAL_EVERY,
             last_partial: Instant::now(),
             lock: None,
+            version: VERSION,
         }
     }
 
@@ -296,7 +312,8 @@ impl SolveCheckpoint {
             return Ok(None);
         }
         let mut checkpoint = Self::empty(dir, space, options);
-        (checkpoint.setup, checkpoint.progress) = read_progress(&path, &checkpoint.setup, space.size().cells())?;
+        (checkpoint.setup, checkpoint.progress, checkpoint.version) =
+            read_progress(&path, &checkpoint.setup, space.size().cells())?;
         Ok(Some(checkpoint))
     }
 
@@ -326,7 +343,8 @@ impl SolveCheckpoint {
         let states = self.load_layer(space, record.ply)?;
         let layer = (states, self.progress.forward[record.ply as usize].states);
         let file = self.dir.join(name);
-        let sets = load_solved(space, &file, &self.setup, &self.options, layer, record, &mut TakeUp::default());
+        let (solved, took) = (&self.progress.solved, &mut TakeUp::default());
+        let sets = load_solved(space, &file, (&self.setup, self.version), &self.options, layer, solved, took);
         space.manager.unpin(states);
         Ok(Some((*record, sets?)))
     }
@@ -359,8 +377,11 @@ impl SolveCheckpoint {
     /// its pre-images saved part way are not needed again.
     pub fn save_solved(&mut self, space: &StateSpace, record: &SolvePly, win: Bdd, lost: Bdd) -> Result<()> {
         let name = solved_file(record.ply);
-        space.manager.save(&[win, lost], &solved_label(space, &self.setup, record), &self.dir.join(&name))?;
-        self.progress.solved.push(*record);
+        let mut solved = self.progress.solved.clone();
+        solved.push(*record);
+        space.manager.save(&[win, lost], &solved_label(space, &self.setup, &solved, VERSION), &self.dir.join(&name))?;
+        self.progress.solved = solved;
+        self.version = VERSION;
         let old = self.progress.solved_file.replace(name);
         let partial = std::mem::take(&mut self.progress.partial);
         self.write()?;
@@ -464,7 +485,7 @@ impl SolveCheckpoint {
     fn write(&self) -> Result<()> {
         let mut file = CheckpointFile {
             format: FORMAT.into(),
-            version: VERSION,
+            version: self.version,
             setup: self.setup.clone(),
             progress: self.progress.clone(),
             crc32: 0,
@@ -480,7 +501,7 @@ impl SolveCheckpoint {
 pub(crate) fn read_setup(dir: &Path) -> Result<Setup> {
     let path = dir.join(FILE);
     let text = std::fs::read_to_string(&path).map_err(io(&path))?;
-    check_version(&path, &text, "solve checkpoint", FORMAT, VERSION)?;
+    check_versions(&path, &text, "solve checkpoint", FORMAT, OLDEST..=VERSION)?;
     let file: CheckpointFile =
         serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solve checkpoint: {e}")))?;
     if crc(&file) != file.crc32 {
@@ -491,10 +512,10 @@ pub(crate) fn read_setup(dir: &Path) -> Result<Setup> {
 
 /// Read and check `solve-checkpoint.json`: format, setup (of the same sets
 /// as `setup`), checksum, and records that are plies 0, 1, ... forward and
-/// the last plies solved. Returns the file's setup and records.
-fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progress)> {
+/// the last plies solved. Returns the file's setup, records and version.
+fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progress, u32)> {
     let text = std::fs::read_to_string(path).map_err(io(path))?;
-    check_version(path, &text, "solve checkpoint", FORMAT, VERSION)?;
+    let version = check_versions(path, &text, "solve checkpoint", FORMAT, OLDEST..=VERSION)?;
     let file: CheckpointFile =
         serde_json::from_str(&text).map_err(|e| bad(path, format!("not a c4bdd solve checkpoint: {e}")))?;
     if crc(&file) != file.crc32 {
@@ -509,6 +530,14 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
         && progress.solved.is_empty() == progress.solved_file.is_none();
     if !forward_ok || !solved_ok {
         return Err(bad(path, "the records are not plies 0, 1, ... forward and the last plies solved"));
+    }
+    // A solved ply's won, drawn and lost positions are its forward states.
+    for p in &progress.solved {
+        let states = progress.forward[p.ply as usize].states;
+        if p.won.checked_add(p.drawn).and_then(|n| n.checked_add(p.lost)) != Some(states) || p.total != states {
+            let reason = format!("the record of solved ply {} does not add up to the ply's {states} states", p.ply);
+            return Err(bad(path, reason));
+        }
     }
     let solving = progress.solved.last().map(|p| p.ply.wrapping_sub(1));
     if let Some(p) =
@@ -526,12 +555,12 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
         );
         return Err(bad(path, reason));
     }
-    Ok((file.setup, progress))
+    Ok((file.setup, progress, version))
 }
 
-/// Load the `win` and `lost` BDDs of a solved ply, rebuild its draw from
-/// its `states` (which hold `count` states), and check all three against its
-/// record. One three-way split of `states` by `win` and `lost` gives
+/// Load the `win` and `lost` BDDs of the lowest of the solved plies
+/// `solved` (its label as of `version`), rebuild its draw from its `states`
+/// (which hold `count` states), and check all three against its record. One three-way split of `states` by `win` and `lost` gives
 /// `states ∧ win`, `states ∧ ¬win ∧ lost` and the draw; the first two are
 /// `win` and `lost` themselves exactly when both lie inside `states` and are
 /// disjoint, and then, the BDDs being canonical, their nodes are found, not
@@ -542,15 +571,16 @@ fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progr
 fn load_solved(
     space: &mut StateSpace,
     file: &Path,
-    setup: &Setup,
+    (setup, version): (&Setup, u32),
     options: &ForwardOptions,
     (states, count): (Bdd, u128),
-    record: &SolvePly,
+    solved: &[SolvePly],
     took: &mut TakeUp,
 ) -> Result<[Bdd; 3]> {
+    let record = solved.last().expect("a solved ply");
     let frame = options.image.frame_of(record.ply);
     let started = Instant::now();
-    let [win, lost] = load(space, file, &solved_label(space, setup, record), frame)?[..] else {
+    let [win, lost] = load(space, file, &solved_label(space, setup, solved, version), frame)?[..] else {
         return Err(bad(file, "expected win and lost"));
     };
     took.solved_read_s = started.elapsed().as_secs_f64();

@@ -56,7 +56,8 @@ fn edited_setting_is_refused(before: &[&str], after: &[&str], limit: &str, json:
     std::fs::write(&path, with_recomputed_crc(&text.replace(edit.0, edit.1))).unwrap();
     refused(&run(with_ck(after)), ".bdd", "states of ply");
     // A checkpoint of the format before (no checksum over its settings).
-    std::fs::write(&path, text.replace("\"version\":3", "\"version\":2")).unwrap();
+    let version = text.split("\"version\":").nth(1).and_then(|t| t.split(',').next()).unwrap();
+    std::fs::write(&path, text.replace(&format!("\"version\":{version}"), "\"version\":2")).unwrap();
     refused(&run(with_ck(before)), json, "resume it with the build that wrote it");
     std::fs::write(&path, &text).unwrap();
     assert!(run(with_ck(before)).status.success(), "the checkpoint itself resumes");
@@ -212,6 +213,68 @@ fn a_solved_ply_forged_with_its_counts_kept_is_refused() {
     }
     std::fs::write(&file, original).unwrap();
     assert_eq!(run(dir.path(), 0).unwrap().plies.len(), 17, "the file as it was resumes");
+}
+
+/// A record of a solved ply above the lowest, edited in the solve
+/// checkpoint with its checksum recomputed, is refused on resume: one that
+/// no longer adds up to its ply's states by the record's sums, one with
+/// won and drawn moved (the sum kept) by the label of the lowest solved
+/// ply's file, which holds a checksum of the records above it. A forger
+/// who also relabels that file passes the checkpoint; a solution folder
+/// (`--out`) then refuses it, each stored ply's sets counted against its
+/// record. The checkpoint as it was resumes.
+#[test]
+fn a_solved_record_edited_with_its_checksum_recomputed_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (ck, sol) = (tmp.path().join("ck"), tmp.path().join("sol"));
+    let solve = |down_to: &str| {
+        let (ck, sol) = (ck.to_str().unwrap(), sol.to_str().unwrap());
+        c4bdd(&["solve", "-W", "4", "-H", "4", "--checkpoint", ck, "--down-to", down_to, "--out", sol])
+    };
+    assert!(solve("8").status.success());
+    let saved = copy_of(&ck);
+    let path = ck.join("solve-checkpoint.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let row = json["progress"]["solved"].as_array().unwrap().iter().find(|r| r["ply"] == 12).unwrap().clone();
+    let (won, drawn) = (row["won"].as_u64().unwrap(), row["drawn"].as_u64().unwrap());
+    assert!(won > 0, "ply 12 has won positions");
+    let was = format!("\"ply\":12,\"won\":{won},\"drawn\":{drawn},");
+    assert!(text.contains(&was), "{text}");
+    let edit = |won: u64, drawn: u64| text.replace(&was, &format!("\"ply\":12,\"won\":{won},\"drawn\":{drawn},"));
+    std::fs::write(&path, with_recomputed_crc(&edit(won - 1, drawn))).unwrap();
+    refused(&solve("0"), "solve-checkpoint.json", "does not add up to the ply's");
+    let forged = with_recomputed_crc(&edit(won - 1, drawn + 1));
+    std::fs::write(&path, &forged).unwrap();
+    refused(&solve("0"), "solved-008.bdd", "plies above");
+
+    // The forger relabels the lowest solved ply's file with the checksum of
+    // the edited records above it.
+    let file = ck.join("solved-008.bdd");
+    let bytes = std::fs::read(&file).unwrap();
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let label = std::str::from_utf8(&bytes[16..16 + len]).unwrap().to_string();
+    let records: Vec<c4bdd::search::SolvePly> = serde_json::from_value(
+        serde_json::from_str::<serde_json::Value>(&forged).unwrap()["progress"]["solved"].clone(),
+    )
+    .unwrap();
+    let above = crc32fast::hash(serde_json::to_string(&records[..records.len() - 1]).unwrap().as_bytes());
+    let at = label.find("plies above ").expect("the label names the records above") + "plies above ".len();
+    let relabelled = format!("{}{above:08x}{}", &label[..at], &label[at + 8..]);
+    let mut space = c4bdd::encoding::StateSpace::new(
+        c4bdd::encoding::EncodingKind::Compressed,
+        c4bdd::game::BoardSize::new(4, 4).unwrap(),
+        &c4bdd::encoding::OrderSpec::COLUMN_WISE,
+        c4bdd::bdd::Config::default(),
+    )
+    .unwrap();
+    let roots = space.manager.load(&file, &label).unwrap();
+    space.manager.save(&roots, &relabelled, &file).unwrap();
+    refused(&solve("0"), "ply-12.bdd", "the record of ply 12 says");
+
+    std::fs::remove_dir_all(&ck).unwrap();
+    std::fs::rename(saved.path(), &ck).unwrap();
+    assert!(solve("0").status.success(), "the checkpoint as it was resumes");
 }
 
 /// A second process writing into a solution or checkpoint folder that a
