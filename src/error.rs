@@ -66,7 +66,8 @@ pub struct InputError(pub String);
 /// Result alias of the library.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Whether an I/O error says the disk (or the user's quota) is full.
+/// Whether an I/O error says the disk (or the user's quota, or the
+/// process's file size limit) is full.
 pub fn is_disk_full(e: &std::io::Error) -> bool {
-    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT))
+    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG))
 }

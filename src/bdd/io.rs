@@ -253,6 +253,26 @@ pub fn create_fresh(path: &Path) -> std::io::Result<File> {
     std::fs::OpenOptions::new().write(true).create_new(true).open(path)
 }
 
+/// Write `path` whole or not at all: `write` fills a fresh temporary file
+/// `PATH.tmp` (made as [`create_fresh`] makes it), which is synced and
+/// renamed over `path`; on any failure (a full disk) the temporary file is
+/// removed, so nothing half-written stays.
+pub fn replace_file<T>(path: &Path, write: impl FnOnce(&mut File) -> std::io::Result<T>) -> std::io::Result<T> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    let written = create_fresh(&tmp).and_then(|mut file| {
+        let value = write(&mut file)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(value)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 impl Manager {
     /// The exact size in bytes of what [`Manager::save_to`] writes for
     /// `roots` BDDs with `nodes` internal nodes in all (shared nodes once).
@@ -473,21 +493,13 @@ impl Manager {
     /// file beside it, flush it to disk, then rename it over `path`. Returns
     /// the file's CRC-32.
     pub fn save(&self, roots: &[Bdd], label: &str, path: &Path) -> Result<u32> {
-        let io_err = |source| Error::Io { path: path.to_path_buf(), source };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        let file = create_fresh(&tmp).map_err(io_err)?;
-        let mut w = BufWriter::with_capacity(1 << 20, file);
-        let written = self.save_to(roots, label, &mut w).and_then(|crc| w.flush().map(|_| crc));
-        let synced = written.and_then(|crc| w.get_ref().sync_all().map(|_| crc));
-        match synced.and_then(|crc| std::fs::rename(&tmp, path).map(|_| crc)) {
-            Ok(crc) => Ok(crc),
-            Err(e) => {
-                let _ = std::fs::remove_file(&tmp);
-                Err(io_err(e))
-            }
-        }
+        replace_file(path, |file| {
+            let mut w = BufWriter::with_capacity(1 << 20, file);
+            let crc = self.save_to(roots, label, &mut w)?;
+            w.flush()?;
+            Ok(crc)
+        })
+        .map_err(|source| Error::Io { path: path.to_path_buf(), source })
     }
 
     /// Load BDDs saved by [`Manager::save`] under `label`; errors name the

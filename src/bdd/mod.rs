@@ -50,7 +50,9 @@ pub use config::{
     CACHE_ENTRIES_RANGE, COUNT_GC_MIN_LIVE, COUNT_MIN_CACHE_ENTRIES, MAX_THREADS,
 };
 pub use huge::{on_failure as on_allocation_failure, HugePageAlloc};
-pub use io::{create_fresh, file_label, file_version, open_regular, LoadError, BLOCK_NODES, FORMAT_VERSION, MAGIC};
+pub use io::{
+    create_fresh, file_label, file_version, open_regular, replace_file, LoadError, BLOCK_NODES, FORMAT_VERSION, MAGIC,
+};
 pub(crate) use manager::run_on;
 pub use manager::{Manager, Renaming, VarSet};
 pub use model::{model_bytes, CACHE_ENTRY_BYTES};

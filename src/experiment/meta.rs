@@ -94,11 +94,8 @@ impl Meta {
 
     /// Write atomically (temporary file, then rename).
     pub fn save(&self, path: &Path) -> Result<()> {
-        let tmp = path.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(self)? + "\n";
-        crate::bdd::create_fresh(&tmp)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+        crate::bdd::replace_file(path, |f| std::io::Write::write_all(f, text.as_bytes()))
+            .with_context(|| format!("cannot write {}", path.display()))
     }
 }

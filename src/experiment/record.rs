@@ -366,19 +366,28 @@ pub fn check_header<T: Serialize + Default>(path: &Path) -> Result<()> {
 
 /// Rewrite a CSV file with the header `expected`, the `missing` columns empty.
 fn upgrade(path: &Path, reader: &mut csv::Reader<File>, expected: &[&str], missing: &[&str]) -> Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    let mut w = csv::Writer::from_writer(crate::bdd::create_fresh(&tmp)?);
-    w.write_record(expected)?;
-    for record in reader.records() {
-        let record = record?;
+    let rows = reader.records().collect::<std::result::Result<Vec<_>, _>>()?;
+    let rows = rows.iter().map(|record| {
         let mut old = record.iter();
-        let row: Vec<&str> =
-            expected.iter().map(|c| if missing.contains(c) { "" } else { old.next().unwrap_or("") }).collect();
-        w.write_record(&row)?;
-    }
-    w.flush()?;
-    w.get_ref().sync_all()?;
-    std::fs::rename(&tmp, path)?;
+        expected.iter().map(|c| if missing.contains(c) { "" } else { old.next().unwrap_or("") }).collect()
+    });
+    write_csv(path, expected.iter().copied(), rows)
+}
+
+/// Write the CSV file `path` whole or not at all: `header`, then `rows`.
+fn write_csv<'a>(
+    path: &Path,
+    header: impl IntoIterator<Item = &'a str>,
+    rows: impl Iterator<Item = Vec<&'a str>>,
+) -> Result<()> {
+    crate::bdd::replace_file(path, |file| {
+        let mut w = csv::Writer::from_writer(file);
+        w.write_record(header)?;
+        for row in rows {
+            w.write_record(&row)?;
+        }
+        w.flush()
+    })?;
     Ok(())
 }
 
@@ -455,15 +464,7 @@ fn keep_rows(path: &Path, keep: impl Fn(&str) -> bool) -> Result<()> {
         }
     }
     if dropped {
-        let tmp = path.with_extension("csv.tmp");
-        let mut w = csv::Writer::from_writer(crate::bdd::create_fresh(&tmp)?);
-        w.write_record(&header)?;
-        for record in &kept {
-            w.write_record(record)?;
-        }
-        w.flush()?;
-        w.get_ref().sync_all()?;
-        std::fs::rename(&tmp, path)?;
+        write_csv(path, header.iter(), kept.iter().map(|r| r.iter().collect()))?;
     }
     Ok(())
 }

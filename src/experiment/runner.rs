@@ -277,7 +277,7 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
     let machine = Machine::current();
     let machine_memory = machine.memory_bytes as f64;
     let dir = sweep_dir(opts, &spec, &machine.host, &rev);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::search::files::writable_dir(&dir)?;
     let _lock = lock(&dir)?;
     let mut finished = repair(&dir)?;
     if opts.retry {
@@ -479,7 +479,7 @@ pub fn merge(sources: &[PathBuf], out: &Path) -> Result<usize> {
         plies.extend(src_plies.into_iter().filter(|p| keys.contains(&p.run)));
         metas.push(Meta::load(&src.join("meta.json"))?);
     }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    crate::search::files::writable_dir(out)?;
     let mut meta = metas.first().cloned().context("nothing to merge")?;
     meta.invocations = metas.iter().flat_map(|m| m.invocations.clone()).collect();
     meta.save(&out.join("meta.json"))?;

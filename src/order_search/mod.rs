@@ -26,7 +26,7 @@ pub mod output;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
@@ -144,7 +144,13 @@ pub fn search(
     let start = settings.start.arrange(&eval.vars, m.size, m.encoding)?;
     let first = Candidate { levels: start.clone(), how: "start".into() };
     let start_eval = first_evaluation(&mut eval, &first, observer)?;
-    let Some(_) = start_eval.cost else { bail!("the start order {} reached the node limit", settings.start.name()) };
+    let Some(_) = start_eval.cost else {
+        let reached = crate::error::Error::NodeLimit {
+            capacity: m.max_nodes.map_or(0, |n| n as u64),
+            live: start_eval.peak_nodes,
+        };
+        return Err(anyhow::Error::new(reached).context(format!("the start order {} failed", settings.start.name())));
+    };
     let limit = (start_eval.peak_nodes * settings.node_factor).max(MIN_CANDIDATE_NODES);
     eval.measure.max_nodes = Some(m.max_nodes.map_or(limit as usize, |n| n.min(limit as usize)));
     let deadline = settings.time.map(|t| Instant::now() + t);

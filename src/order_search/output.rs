@@ -117,10 +117,7 @@ impl SearchDir {
         identity: &Identity,
         vars: &[StateVar],
     ) -> Result<(SearchDir, HashMap<Vec<usize>, Evaluation>)> {
-        if dir.is_file() {
-            bail!(crate::error::InputError(format!("--out {}: is a file, not a folder", dir.display())));
-        }
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        crate::search::files::writable_dir(dir)?;
         let meta_path = dir.join("search.json");
         let csv_path = dir.join("candidates.csv");
         let mut meta = if meta_path.exists() {

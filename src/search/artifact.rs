@@ -290,11 +290,10 @@ pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<
         let (win, lost) = sol.load_ply(ply)?;
         for (set, word) in [(win, "win"), (lost, "loss")] {
             let name = format!("bdd_w{}_h{}_{ply}_{word}.{flags}.bin", size.width, size.height);
-            let (path, tmp) = (out.join(&name), out.join(format!("{name}.tmp")));
-            let file = crate::bdd::create_fresh(&tmp).map_err(io(&tmp))?;
-            sol.space.manager.save_records9(set, |v| number[v.0 as usize], &file).map_err(io(&tmp))?;
-            file.sync_all().map_err(io(&tmp))?;
-            std::fs::rename(&tmp, &path).map_err(io(&path))?;
+            let path = out.join(&name);
+            let manager = &sol.space.manager;
+            crate::bdd::replace_file(&path, |file| manager.save_records9(set, |v| number[v.0 as usize], file))
+                .map_err(io(&path))?;
             written += 1;
         }
         sol.space.manager.gc(&[]);

@@ -24,7 +24,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::files::{bad, io, write_atomic};
+use super::files::{bad, io, read_regular, write_atomic};
 use super::table::{open_table, SolutionTable, TableProbe};
 use crate::error::Result;
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search};
@@ -160,7 +160,7 @@ impl Book {
     /// the positions of its ply (one of each mirror pair, none over) with
     /// values the rules allow.
     pub fn read(path: &Path, size: BoardSize) -> Result<Book> {
-        let text = crate::bdd::open_regular(path).and_then(std::io::read_to_string).map_err(io(path))?;
+        let text = read_regular(path)?;
         let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
         let header = Header::parse(first).filter(|h| h.rows.is_some()).ok_or_else(|| {
             bad(path, format!("is not a c4bdd book: its first line is not `{MAGIC} ...` (build one with `c4bdd book`)"))
@@ -424,7 +424,7 @@ fn outcome_of(v: MoveValue) -> Outcome {
 /// torn last row (no newline: the run stopped in its write) is cut off the
 /// file and found again.
 fn whole_rows(partial: &Path) -> Result<String> {
-    let mut text = std::fs::read_to_string(partial).map_err(io(partial))?;
+    let mut text = read_regular(partial)?;
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
     if whole < text.len() {
         let file = std::fs::OpenOptions::new().write(true).open(partial).map_err(io(partial))?;

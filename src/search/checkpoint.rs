@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::files::{
-    bad, check_version, io, json_crc, label, load_in_frame, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
+    bad, check_version, json_crc, label, load_in_frame, lock_dir, read_regular, write_atomic, DirLock, PARTIAL_EVERY,
 };
 use super::forward::{ImageSoFar, Resume};
 use super::options::{ForwardOptions, ImageStrategy};
@@ -199,8 +199,7 @@ fn image_file(ply: u32, steps: usize) -> String {
 /// counted", "..., the image from ply 35 part way (4 of 16 steps)"), or
 /// `None` when there is none (or it cannot be read).
 pub fn describe(dir: &Path) -> Option<String> {
-    let file: CheckpointFile =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).ok()?).ok()?;
+    let file: CheckpointFile = serde_json::from_str(&read_regular(&dir.join("checkpoint.json")).ok()?).ok()?;
     let counted = format!("{} plies counted", file.records.len());
     Some(match file.image {
         Some(image) => {
@@ -250,7 +249,7 @@ impl Checkpoint {
         if !path.exists() {
             return Ok((checkpoint, None));
         }
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = read_regular(&path)?;
         check_version(&path, &text, "checkpoint", FORMAT, VERSION)?;
         let file: CheckpointFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd checkpoint: {e}")))?;

@@ -58,8 +58,9 @@ pub(crate) fn writable_dir(dir: &Path) -> Result<()> {
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     let probe = dir.join(".write-test");
-    crate::bdd::create_fresh(&probe).and_then(|mut f| f.write_all(b"ok")).map_err(io(&probe))?;
-    std::fs::remove_file(&probe).map_err(io(&probe))
+    let written = crate::bdd::create_fresh(&probe).and_then(|mut f| f.write_all(b"ok"));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(io(&probe))
 }
 
 /// The lock file of a folder c4bdd writes.
@@ -123,13 +124,14 @@ pub(crate) fn lock_dir(dir: &Path) -> Result<DirLock> {
 /// Write `text` to `path` atomically: a temporary file beside it, synced to
 /// disk, then renamed over `path`.
 pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let mut f = crate::bdd::create_fresh(&tmp).map_err(io(&tmp))?;
-    f.write_all(text.as_bytes()).map_err(io(&tmp))?;
-    f.sync_all().map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    crate::bdd::replace_file(path, |f| f.write_all(text.as_bytes())).map_err(io(path))
+}
+
+/// The text of the stored file `path`, opened only if it is a regular file
+/// (a link or a FIFO planted in its place is refused, never followed or
+/// waited on).
+pub(crate) fn read_regular(path: &Path) -> Result<String> {
+    crate::bdd::open_regular(path).and_then(std::io::read_to_string).map_err(io(path))
 }
 
 /// Refuse the JSON file `path` (its `text`) unless it is of `format` at

@@ -6,7 +6,7 @@ pub mod artifact;
 pub mod backward;
 pub mod book;
 pub mod checkpoint;
-mod files;
+pub(crate) mod files;
 pub mod forward;
 mod options;
 pub mod partition;

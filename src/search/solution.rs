@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, json_crc, label, lock_dir, write_atomic, DirLock};
+use super::files::{bad, io, json_crc, label, lock_dir, read_regular, write_atomic, DirLock};
 use super::records::{SolvePly, Value};
 use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
@@ -277,7 +277,7 @@ impl Solution {
     /// [`Solution::open`] of a solution of format `version`.
     fn open_version(dir: &Path, version: u32) -> Result<Solution> {
         let path = dir.join("manifest.json");
-        let text = crate::bdd::open_regular(&path).and_then(std::io::read_to_string).map_err(io(&path))?;
+        let text = read_regular(&path)?;
         let file: ManifestFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solution manifest: {e}")))?;
         let manifest = file.manifest;

@@ -38,7 +38,8 @@ use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Setup;
 use super::files::{
-    bad, check_versions, io, json_crc, label, load_in_frame as load, lock_dir, write_atomic, DirLock, PARTIAL_EVERY,
+    bad, check_versions, json_crc, label, load_in_frame as load, lock_dir, read_regular, write_atomic, DirLock,
+    PARTIAL_EVERY,
 };
 use super::options::ForwardOptions;
 use super::phases::SoFar;
@@ -209,7 +210,7 @@ pub struct TakeUp {
 /// plies solved", and how far the next ply's pre-images are), or `None`
 /// when there is none (or it cannot be read).
 pub fn describe(dir: &Path) -> Option<String> {
-    let file: CheckpointFile = serde_json::from_str(&std::fs::read_to_string(dir.join(FILE)).ok()?).ok()?;
+    let file: CheckpointFile = serde_json::from_str(&read_regular(&dir.join(FILE)).ok()?).ok()?;
     let progress = file.progress;
     let (layers, solved) = (progress.forward.len(), progress.solved.len());
     let finished = progress.partial.iter().filter(|p| p.finished).count();
@@ -500,7 +501,7 @@ impl SolveCheckpoint {
 /// checksum checked), for a reader that has no state space yet.
 pub(crate) fn read_setup(dir: &Path) -> Result<Setup> {
     let path = dir.join(FILE);
-    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let text = read_regular(&path)?;
     check_versions(&path, &text, "solve checkpoint", FORMAT, OLDEST..=VERSION)?;
     let file: CheckpointFile =
         serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd solve checkpoint: {e}")))?;
@@ -514,7 +515,7 @@ pub(crate) fn read_setup(dir: &Path) -> Result<Setup> {
 /// as `setup`), checksum, and records that are plies 0, 1, ... forward and
 /// the last plies solved. Returns the file's setup, records and version.
 fn read_progress(path: &Path, setup: &Setup, cells: u32) -> Result<(Setup, Progress, u32)> {
-    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let text = read_regular(path)?;
     let version = check_versions(path, &text, "solve checkpoint", FORMAT, OLDEST..=VERSION)?;
     let file: CheckpointFile =
         serde_json::from_str(&text).map_err(|e| bad(path, format!("not a c4bdd solve checkpoint: {e}")))?;

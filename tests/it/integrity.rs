@@ -297,3 +297,27 @@ fn best_names_a_ply_file_it_cannot_read() {
     assert_eq!(values(&warned), values(&whole), "the same values without the ply");
     refused(&c4bdd(&[&best[..], &["--strict"]].concat()), "ply-02.bdd", "--strict");
 }
+
+/// One rule for exit statuses, as the README states it: a file given as
+/// `--out` is invalid input (2) for every command that writes a folder, and
+/// an order search whose start order reaches the node limit exits 3.
+#[test]
+fn exit_statuses_follow_one_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/smoke.toml");
+    for args in [
+        &["solve", "-W", "4", "-H", "4", "--out", f][..],
+        &["sweep", spec, "--out", f, "--quiet"],
+        &["orders", "search", "-W", "4", "-H", "4", "--out", f],
+    ] {
+        refused(&c4bdd(args), "a-file", "is a file, not a folder");
+    }
+    let out = tmp.path().join("search");
+    let run = c4bdd(&["orders", "search", "-W", "4", "-H", "4", "--max-nodes", "16", "--out", out.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(3), "{err}");
+    assert!(err.contains("node limit") && err.trim_end().lines().count() == 1, "{err}");
+}

@@ -359,4 +359,51 @@ fn linked_or_special_stored_files_are_refused() {
     std::fs::rename(sol.join("manifest.json"), &manifest).unwrap();
     std::os::unix::fs::symlink(&manifest, sol.join("manifest.json")).unwrap();
     refused(&query(&sol, "1"), "manifest.json", "a link");
+
+    // A checkpoint's JSON files: a link is not followed, a FIFO not waited on.
+    for (command, json) in [("count", "checkpoint.json"), ("solve", "solve-checkpoint.json")] {
+        let ck = tmp.path().join(format!("ck-{command}"));
+        let run = || c4bdd(&[command, "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap()]);
+        assert!(run().status.success());
+        let moved = tmp.path().join(json);
+        std::fs::rename(ck.join(json), &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, ck.join(json)).unwrap();
+        refused(&run(), json, "a link");
+        std::fs::remove_file(ck.join(json)).unwrap();
+        let fifo = std::ffi::CString::new(ck.join(json).to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo on a path this test owns.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let start = std::time::Instant::now();
+        refused(&run(), json, "not a regular file");
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "no wait on the FIFO");
+    }
+}
+
+/// A disk that fills up (a file size limit: writes fail with EFBIG) at any
+/// point of a solve leaves no temporary file in its solution or checkpoint
+/// folder, and the run says so in one line with exit status 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_leaves_no_temporary_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failed = 0;
+    for limit in [100u64, 300, 700, 1500, 3000, 6000, 12000, 25000] {
+        let (sol, ck) = (tmp.path().join(format!("sol-{limit}")), tmp.path().join(format!("ck-{limit}")));
+        let args =
+            ["solve", "-W", "4", "-H", "4", "--out", sol.to_str().unwrap(), "--checkpoint", ck.to_str().unwrap()];
+        let out = crate::common::c4bdd_with_limit(&args, libc::RLIMIT_FSIZE, limit);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            failed += 1;
+            assert_eq!(out.status.code(), Some(1), "limit {limit}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "limit {limit}: {err}");
+        }
+        for dir in [&sol, &ck] {
+            let left: Vec<String> = std::fs::read_dir(dir)
+                .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+                .unwrap_or_default();
+            assert!(!left.iter().any(|n| n.ends_with(".tmp")), "limit {limit}: {left:?}");
+        }
+    }
+    assert!(failed >= 4, "most limits stop the solve ({failed})");
 }

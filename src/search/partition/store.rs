@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::files::{bad, check_version, io, json_crc, label, load_in_frame, write_atomic};
+use super::super::files::{bad, check_version, io, json_crc, label, load_in_frame, read_regular, write_atomic};
 use super::super::phases::Phases;
 use crate::bdd::Bdd;
 use crate::encoding::{Frame, StateSpace};
@@ -142,7 +142,7 @@ impl PartStore {
     pub fn open_existing(checkpoint: &Path, setup_crc: u32) -> Result<PartStore> {
         let dir = checkpoint.join(PARTS_DIR);
         let path = dir.join(FILE);
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = read_regular(&path)?;
         check_version(&path, &text, "partition", FORMAT, VERSION)?;
         let file: PartitionFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd partition: {e}")))?;
@@ -217,7 +217,7 @@ impl PartStore {
         if !path.exists() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = read_regular(&path)?;
         check_version(&path, &text, "part record", PART_FORMAT, VERSION)?;
         let file: PartFile =
             serde_json::from_str(&text).map_err(|e| bad(&path, format!("not a c4bdd part record: {e}")))?;
