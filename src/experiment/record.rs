@@ -151,6 +151,14 @@ pub struct RunRow {
     /// written before the column existed (each ply split whole then).
     #[serde(default)]
     pub split_parts: Option<u8>,
+    /// Plies the run's last process took up from a checkpoint of earlier
+    /// processes (0: the run ran in one process). When above 0, `cpu_s` is
+    /// the last process's alone, `time_s` the plies' times added, and
+    /// `peak_rss_bytes` and `peak_nodes` the most over the plies' records of
+    /// every process and the last process. Empty where not recorded (a
+    /// partitioned solve) and in archives written before the column existed.
+    #[serde(default)]
+    pub resumed_plies: Option<u32>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -312,7 +320,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 19] = [
+const ADDED_COLUMNS: [&str; 20] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -332,6 +340,7 @@ const ADDED_COLUMNS: [&str; 19] = [
     "cut_at",
     "image_split",
     "split_parts",
+    "resumed_plies",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -97,6 +97,11 @@ pub struct Totals {
     /// [`RunSpec::complement_edges`].
     #[serde(default)]
     pub complement_edges: Option<(u64, u64)>,
+    /// Plies (layers and solved plies) this process took up from a
+    /// checkpoint of earlier processes: 0 for a run in one process; `None`
+    /// where not recorded (a partitioned solve).
+    #[serde(default)]
+    pub resumed_plies: Option<u32>,
 }
 
 /// A run that stopped: the error, and what it had reached.
@@ -166,6 +171,7 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
     }
     records.iter().try_for_each(|r| sink.counted(r))?;
     let earlier: f64 = records.iter().map(|r| r.time_s).sum();
+    let resumed_plies = Some(records.len() as u32);
     let mut extra = CountFigures::new(spec, space)?;
     let mut hooks = CountHooks { sink, records, extra: &mut extra, rules: &rules, checkpoint: checkpoint.as_mut() };
     let result = forward_from(space, &rules, resume, false, false, &mut hooks);
@@ -186,6 +192,7 @@ fn count(spec: &RunSpec, space: &mut StateSpace, sink: &mut dyn Sink) -> Result<
         peak_nodes: summary.peak_nodes,
         full_bdd_nodes,
         complement_edges: extra.complement,
+        resumed_plies,
         ..Totals::default()
     })
 }
@@ -279,7 +286,9 @@ fn solve(
         None => None,
     };
     let mut earlier = 0.0;
+    let mut resumed_plies = 0;
     if let Some((_, resume)) = &mut checkpoint {
+        resumed_plies = (resume.forward.len() + resume.solved.len()) as u32;
         earlier =
             resume.forward.iter().map(|p| p.time_s).sum::<f64>() + resume.solved.iter().map(|p| p.time_s).sum::<f64>();
         if let Some(w) = writer.as_mut() {
@@ -345,6 +354,7 @@ fn solve(
         gc_runs: space.manager.stats().gc_runs,
         phases: summary.phases,
         peak_nodes: summary.peak_nodes,
+        resumed_plies: Some(resumed_plies),
         ..Totals::default()
     })
 }

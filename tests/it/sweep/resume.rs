@@ -109,6 +109,8 @@ fn runs_with_checkpoints_resume_inside_a_run() {
     let started = std::time::Instant::now();
     assert!(sweep(&spec, &reference, &[]).status.success());
     let full_ms = started.elapsed().as_millis() as u64;
+    let whole: Vec<RunRow> = read_rows(&reference.join("runs.csv")).unwrap();
+    assert!(whole.iter().all(|r| r.resumed_plies == Some(0)), "runs in one process say so");
     assert!(!reference.join("checkpoints").join("5x5_compressed_paper_count_whole_in-place").exists());
     // Rows without what depends on which process did the work (times, peaks).
     let rows = |d: &Path| -> Vec<RunRow> {
@@ -128,6 +130,8 @@ fn runs_with_checkpoints_resume_inside_a_run() {
             split_s: None,
             // The model of the last process's peak nodes.
             model_bytes: None,
+            // How many plies the last process took up (checked below).
+            resumed_plies: None,
             ..r
         };
         rows.into_iter().map(clear).collect()
@@ -168,6 +172,13 @@ fn runs_with_checkpoints_resume_inside_a_run() {
         }
         let resumed = sweep(&spec, &out, &[]);
         assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        if !file.is_empty() {
+            // The run taken up from its checkpoint says so.
+            let runs: Vec<RunRow> = read_rows(&out.join("runs.csv")).unwrap();
+            let key = if i == 0 { "5x5/compressed/paper/count" } else { "5x4/compressed/paper/solve" };
+            let row = runs.iter().find(|r| r.run.starts_with(key)).unwrap();
+            assert!(row.resumed_plies.is_some_and(|n| n > 0), "{key}: {:?}", row.resumed_plies);
+        }
         assert_eq!(rows(&out), rows(&reference), "runs after kill {i}");
         assert_eq!(stable_plies(&out), stable_plies(&reference), "plies after kill {i}");
         assert!(out.join("checkpoints").read_dir().map_or(true, |mut d| d.next().is_none()), "checkpoints are removed");
