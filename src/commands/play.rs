@@ -135,7 +135,11 @@ pub fn book(args: BookArgs) -> Result<()> {
     })?;
     bar.finish_and_clear();
     let time_s = start.elapsed().as_secs_f64();
-    println!("{}: {n} positions of {size} at ply {} valued in {time_s:.1} s", args.out.display(), args.ply);
+    println!(
+        "{}: {n} positions of {size} at ply {} valued in {time_s:.1} s (one of each mirror pair; values for the player to move)",
+        args.out.display(),
+        args.ply
+    );
     Ok(())
 }
 

@@ -5,16 +5,15 @@
 //! Invariants: only the sweep's own thread writes the archive (the runs'
 //! threads send it their rows), so rows are whole and each run's summary row
 //! follows all of its ply rows; a directory is written by one sweep at a time
-//! (an exclusive lock on `sweep.lock`, released when the process ends, even
-//! by kill -9).
+//! (an exclusive lock on `sweep.lock`, which holds the sweep's process id;
+//! released when the process ends, even by kill -9, and the file removed
+//! when the sweep is done).
 
 use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -175,25 +174,13 @@ fn override_runs(
 /// holds a copy of the descriptor until that worker's program is loaded.
 const LOCK_WAIT: Duration = Duration::from_secs(2);
 
-/// Hold the exclusive lock of a sweep directory, or fail naming it.
-fn lock(dir: &Path) -> Result<File> {
-    let path = dir.join("sweep.lock");
-    // A link planted in the lock's place is not followed.
-    let file = std::os::unix::fs::OpenOptionsExt::custom_flags(
-        std::fs::OpenOptions::new().write(true).create(true).truncate(true),
-        libc::O_NOFOLLOW,
-    )
-    .open(&path)
-    .with_context(|| format!("cannot create {}", path.display()))?;
-    let start = Instant::now();
-    // SAFETY: flock on a descriptor this function owns; the lock ends with the file.
-    while unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        if start.elapsed() > LOCK_WAIT {
-            anyhow::bail!("{} is being written by another sweep", dir.display());
-        }
-        std::thread::sleep(Duration::from_millis(20));
+/// Hold the exclusive lock of a sweep directory (`sweep.lock`, removed when
+/// the sweep is done), or fail naming it.
+fn lock(dir: &Path) -> Result<crate::search::files::DirLock> {
+    match crate::search::files::take_lock(&dir.join("sweep.lock"), LOCK_WAIT)? {
+        Ok(lock) => Ok(lock),
+        Err(pid) => anyhow::bail!("{} is being written by another sweep (pid {pid})", dir.display()),
     }
-    Ok(file)
 }
 
 /// Where a run of the sweep in `dir` keeps its checkpoint.

@@ -45,6 +45,7 @@ pub enum MoveValue {
 impl std::fmt::Display for MoveValue {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
+            MoveValue::Win(1) => write!(f, "win in 1 ply"),
             MoveValue::Win(n) => write!(f, "win in {n} plies"),
             MoveValue::Draw => write!(f, "draw"),
             MoveValue::Loss(n) => write!(f, "loss in {n} plies"),

@@ -278,7 +278,7 @@ impl Position {
         }
         let mut p = Position::empty(size);
         for (i, ch) in moves.chars().enumerate() {
-            let bad = |reason: String| Error::BadMoves { moves: moves.to_string(), reason };
+            let bad = |reason: String| Error::BadMoves { moves: shown(moves), reason };
             if p.has_four(p.to_move().other()) {
                 return Err(bad(format!("move {} ('{ch}') comes after the game was won", i + 1)));
             }
@@ -293,5 +293,14 @@ impl Position {
             p = p.play(col);
         }
         Ok(p)
+    }
+}
+
+/// A move string as an error shows it: whole up to 48 characters, else its
+/// first 40 and how long it is.
+fn shown(moves: &str) -> String {
+    match moves.chars().count() {
+        n if n <= 48 => moves.to_string(),
+        n => format!("{}... ({n} characters)", moves.chars().take(40).collect::<String>()),
     }
 }

@@ -85,13 +85,25 @@ impl Drop for DirLock {
 
 /// Make `dir` (a folder c4bdd writes: a solution, a checkpoint) if needed,
 /// check that it is writable, and hold its lock: a folder another process
-/// holds is refused, naming that process. The lock file is opened without
-/// following a link planted in its place; a lock taken on a file that its
-/// holder removed meanwhile is taken again on the new one.
+/// holds is refused, naming that process.
 pub(crate) fn lock_dir(dir: &Path) -> Result<DirLock> {
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     writable_dir(dir)?;
-    let path = dir.join(LOCK_FILE);
+    take_lock(&dir.join(LOCK_FILE), std::time::Duration::ZERO)?.map_err(|holder| {
+        let reason = format!(
+            "is being written by another c4bdd process (pid {holder}); wait for it to end or choose another folder"
+        );
+        bad(dir, reason)
+    })
+}
+
+/// Hold the lock file `path` (made if needed, holding the holder's process
+/// id), waiting up to `wait` for another holder to let go; `Ok(Err(pid))`
+/// names a holder that did not. The file is opened without following a
+/// link planted in its place; a lock taken on a file that its holder
+/// removed meanwhile is taken again on the new one.
+pub(crate) fn take_lock(path: &Path, wait: std::time::Duration) -> Result<std::result::Result<DirLock, String>> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let start = std::time::Instant::now();
     loop {
         let mut file = std::fs::OpenOptions::new()
             .read(true)
@@ -99,24 +111,23 @@ pub(crate) fn lock_dir(dir: &Path) -> Result<DirLock> {
             .create(true)
             .truncate(false)
             .custom_flags(libc::O_NOFOLLOW)
-            .open(&path)
-            .map_err(io(&path))?;
+            .open(path)
+            .map_err(io(path))?;
         match file.try_lock() {
             Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let holder = std::fs::read_to_string(&path).unwrap_or_default();
-                let reason = format!(
-                    "is being written by another c4bdd process (pid {}); wait for it to end or choose another folder",
-                    holder.trim()
-                );
-                return Err(bad(dir, reason));
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io(&path)(e)),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Ok(Err(std::fs::read_to_string(path).unwrap_or_default().trim().to_string()));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(path)(e)),
         }
-        let held = file.metadata().map_err(io(&path))?.ino();
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.ino() == held) {
-            file.set_len(0).and_then(|_| write!(file, "{}", std::process::id())).map_err(io(&path))?;
-            return Ok(DirLock { path, _file: file });
+        let held = file.metadata().map_err(io(path))?.ino();
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.ino() == held) {
+            file.set_len(0).and_then(|_| write!(file, "{}", std::process::id())).map_err(io(path))?;
+            return Ok(Ok(DirLock { path: path.to_path_buf(), _file: file }));
         }
     }
 }

@@ -388,3 +388,17 @@ fn progress_shows_every_step_of_each_image_and_pre_image() {
     let out = c4bdd(&["solve", "-W", "4", "-H", "3", "--image-split", "2"]);
     assert!(out.status.success() && out.stderr.is_empty(), "{}", stderr(&out));
 }
+
+/// A long move string is shown cut in its error, with its length; a win in
+/// one ply is said so.
+#[test]
+fn long_moves_are_cut_in_errors_and_one_ply_is_singular() {
+    let long = "1".repeat(10_000);
+    let out = c4bdd(&["best", "-W", "4", "-H", "4", "--moves", &long]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.len() < 300 && err.contains("(10000 characters)"), "{err}");
+    let out = c4bdd(&["best", "-W", "4", "-H", "4", "--moves", "112233"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("value: win in 1 ply for the first player"), "{text}");
+}

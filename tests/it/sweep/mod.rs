@@ -311,11 +311,13 @@ fn jobs_at_once_record_the_rows_of_one_at_a_time_and_lock_their_directory() {
     running.wait().unwrap();
     assert_eq!(second.status.code(), Some(1), "{err}");
     assert!(err.contains("another sweep") && err.contains(two.to_str().unwrap()), "{err}");
+    assert!(err.contains(&format!("pid {}", running.id())), "the holder is named: {err}");
     let after = std::fs::read_to_string(two.join("runs.csv")).unwrap();
     assert!(after.starts_with(&before), "the refused sweep wrote nothing");
     assert!(stable_runs(&two).len() < stable_runs(&one).len(), "the sweep was killed before its end");
     let resumed = sweep(&spec, &two, &["--jobs", "2"]);
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert!(!one.join("sweep.lock").exists() && !two.join("sweep.lock").exists(), "a finished sweep leaves no lock");
     assert_eq!(stable_runs(&two), stable_runs(&one));
     assert_eq!(stable_plies(&two), stable_plies(&one));
 }
