@@ -74,8 +74,9 @@ pub struct SolveArgs {
     pub encoding: EncodingArgs,
     #[command(flatten)]
     pub image: ImageArgs,
-    /// Terminal states: one BDD of all lines (whole) or each line on its own (lines).
-    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
+    /// Terminal states: one BDD of all lines (whole) or each line on its own (lines); a solve
+    /// takes these two only.
+    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole, hide_possible_values = true)]
     pub terminal: TerminalStrategy,
     /// Once a ply's won states are split off, cut its states and the drawn set's pre-image on its
     /// top K variables of cells into 2^K parts and split them into drawn and lost part by part, each

@@ -23,7 +23,9 @@ const MAX_EXAMINED: usize = 20_000_000;
 
 /// A pasted board on `size` (which a layout of 42 cells may leave out, for
 /// 7x6, and a diagram may leave out: its rows give it); errors are one line
-/// and say why the text is not a reachable position.
+/// and say why the text is not a reachable position. A game that is over is
+/// one when its four in a row is the last mover's and a last move made it
+/// (as `--moves` of a won game is).
 pub fn parse(text: &str, size: Option<BoardSize>) -> Result<Position, String> {
     let text = text.trim();
     let is_diagram = text.contains(['/', '\n', '.']);
@@ -31,34 +33,75 @@ pub fn parse(text: &str, size: Option<BoardSize>) -> Result<Position, String> {
     if !size.fits_bitboard() {
         return Err(format!("board {size} is too large for explicit positions (width*(height+1) > 128)"));
     }
-    let mut discs = [0u128; 2];
     for col in 0..size.width as usize {
         let column = &cells[col * size.height as usize..][..size.height as usize];
         if let Some(row) = (1..column.len()).find(|&r| column[r].is_some() && column[r - 1].is_none()) {
             return Err(format!("column {} has a disc in row {} above an empty cell", col + 1, row + 1));
         }
-        for (row, cell) in column.iter().enumerate() {
-            if let Some(p) = cell {
-                discs[(*p == Player::Second) as usize] |= 1u128 << (col as u32 * size.column_bits() + row as u32);
-            }
-        }
     }
-    let [x, o] = discs.map(u128::count_ones);
+    let count = |p: Player| cells.iter().filter(|c| **c == Some(p)).count();
+    let (x, o) = (count(Player::First), count(Player::Second));
     if x != o && x != o + 1 {
         return Err(format!("x has {x} discs and o {o}: x (who moves first) has as many as o or one more"));
     }
-    let position = Position::from_discs(size, discs[0], discs[1]);
-    for (player, name) in [(Player::First, "x"), (Player::Second, "o")] {
-        if position.has_four(player) {
-            return Err(format!("{name} has four in a row: the game is over"));
+    let position = board_of(size, &cells);
+    let last = if x > o { Player::First } else { Player::Second };
+    let name = |p: Player| if p == Player::First { "x" } else { "o" };
+    if position.has_four(last.other()) {
+        let why = format!(
+            "{} has four in a row but {} moved last: no game goes on after a win",
+            name(last.other()),
+            name(last)
+        );
+        return Err(why);
+    }
+    if position.has_four(last) {
+        // A game over: the last move made the four, from a board without one.
+        let before = (0..size.width as usize).filter_map(|c| without_top(size, &cells, c, last));
+        return match before.map(|b| reached(size, &b)).find(|r| *r != Ok(false)) {
+            Some(Ok(_)) => Ok(position),
+            Some(Err(e)) => Err(e),
+            None => Err(format!("{} has four in a row that no last move made", name(last))),
+        };
+    }
+    reached(size, &cells)?
+        .then_some(position)
+        .ok_or_else(|| "no order of play, x and o in turn, builds this board".into())
+}
+
+/// Whether an order of play, x and o in turn, builds the board of `cells`
+/// (which has no four in a row); an error when too many orders were tried.
+fn reached(size: BoardSize, cells: &[Option<Player>]) -> Result<bool, String> {
+    playable_in_turn(size, cells)
+        .ok_or_else(|| format!("more than {MAX_EXAMINED} partial orders of play tried: reachability unknown"))
+}
+
+/// The cells of the board before `player`'s disc on top of column `col`
+/// was played, if that disc is `player`'s and the board before holds no
+/// four in a row.
+fn without_top(size: BoardSize, cells: &[Option<Player>], col: usize, player: Player) -> Option<Vec<Option<Player>>> {
+    let h = size.height as usize;
+    let top = (0..h).rev().find(|&r| cells[col * h + r].is_some())?;
+    if cells[col * h + top] != Some(player) {
+        return None;
+    }
+    let mut before = cells.to_vec();
+    before[col * h + top] = None;
+    let board = board_of(size, &before);
+    (!board.has_four(Player::First) && !board.has_four(Player::Second)).then_some(before)
+}
+
+/// The position of `cells` (column by column, bottom up; no disc above an
+/// empty cell), whoever is to move by the discs' counts.
+fn board_of(size: BoardSize, cells: &[Option<Player>]) -> Position {
+    let h = size.height as usize;
+    let mut discs = [0u128; 2];
+    for (i, cell) in cells.iter().enumerate() {
+        if let Some(p) = cell {
+            discs[(*p == Player::Second) as usize] |= 1u128 << ((i / h) as u32 * size.column_bits() + (i % h) as u32);
         }
     }
-    match playable_in_turn(size, &cells) {
-        Some(true) => {}
-        Some(false) => return Err("no order of play, x and o in turn, builds this board".into()),
-        None => return Err(format!("more than {MAX_EXAMINED} partial orders of play tried: reachability unknown")),
-    }
-    Ok(position)
+    Position::from_discs(size, discs[0], discs[1])
 }
 
 /// A layout's cells (column by column, bottom up) and board.

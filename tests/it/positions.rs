@@ -95,13 +95,35 @@ fn query_answers_a_pasted_board_as_its_moves() {
     }
 }
 
+/// A game that is over is a position as its moves are: `query` answers
+/// both alike; `best` refuses both (nothing to search).
+#[test]
+fn a_won_board_is_answered_as_its_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sol = tmp.path().join("sol");
+    assert!(c4bdd(&["solve", "-W", "5", "-H", "4", "--out", sol.to_str().unwrap()]).status.success());
+    let (moves, board) = ("1122334", "...../...../ooo../xxxx.");
+    let by_moves = c4bdd(&["query", "--solution", sol.to_str().unwrap(), "--moves", moves]);
+    let pasted = c4bdd(&["query", "--solution", sol.to_str().unwrap(), "--position", board]);
+    assert!(pasted.status.success(), "{}", String::from_utf8_lossy(&pasted.stderr));
+    let tail = |out: &Output| String::from_utf8_lossy(&out.stdout).split_once("): ").unwrap().1.to_string();
+    assert_eq!(tail(&pasted), tail(&by_moves));
+    assert!(tail(&pasted).contains("the game is over"), "{}", tail(&pasted));
+    for args in [["--moves", moves], ["--position", board]] {
+        let out = c4bdd(&[&["best", "-W", "5", "-H", "4"][..], &args].concat());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("already over"));
+    }
+}
+
 #[test]
 fn boards_no_game_reaches_are_refused_with_the_reason() {
     let cases = [
         ("...../...../x..../.x...", "column 1 has a disc in row 2 above an empty cell"),
         ("...../...../...../xxx..", "x has 3 discs and o 0"),
         ("...../...../...../oo...", "x has 0 discs and o 2"),
-        ("...../...../ooo../xxxx.", "x has four in a row: the game is over"),
+        ("...../...../oooo./xxxx.", "x has four in a row but o moved last"),
+        ("...../...../ooox./xxxxo", "x has four in a row that no last move made"),
         ("...../...../x..../o....", "no order of play, x and o in turn, builds this board"),
         ("...../...../...../x.z..", "row 4, column 3 ('z') is not x, o or ."),
         ("...../...../..../x....", "row 3 of the diagram has 4 cells, the first has 5"),
