@@ -179,9 +179,11 @@ fn table2_files(out: &mut Listing, archive: &Archive, paper: &Paper, solved: &BT
         write_file(&out.plots.join(&name), &tables::table2_markdown(run))?;
         out.note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
     }
-    let ours76 = archive.solved_plies(B76).map(|(_, plies)| plies);
-    write_file(&out.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(paper, ours76))?;
-    out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
+    // Only an archive with 7x6 rows has anything to set beside the paper's.
+    if let Some((_, ours76)) = archive.solved_plies(B76) {
+        write_file(&out.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(paper, Some(ours76)))?;
+        out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
+    }
     Ok(())
 }
 

@@ -66,6 +66,7 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
     assert!(table1.contains("| 5x4 | 3945711 | 3945711 | yes |"), "{table1}");
     assert!(table1.contains("| 7x6 | 4531985219092 | – |  |"), "boards not run say so");
     assert!(table1.contains("inflated"), "the caption warns about the paper's times");
+    assert!(!plots.join("table2-7x6-paper.md").exists(), "no 7x6 rows, no table of them beside the paper's");
     let csv = std::fs::read_to_string(plots.join("table1.csv")).unwrap();
     assert_eq!(csv.lines().count(), 104, "header and 103 boards");
     let table2 = std::fs::read_to_string(plots.join("table2-4x4.md")).unwrap();
