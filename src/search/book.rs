@@ -169,6 +169,9 @@ impl Book {
         if header.size != size {
             return Err(bad(path, format!("is a book of board {}, not {size}", header.size)));
         }
+        if header.ply >= size.cells() {
+            return Err(bad(path, format!("is a book of ply {}, beyond the board's last move", header.ply)));
+        }
         if crc32fast::hash(body.as_bytes()) != crc {
             return Err(bad(path, "its rows do not match the checksum of its first line (edited or damaged)"));
         }

@@ -192,6 +192,7 @@ fn a_book_that_does_not_match_is_refused() {
     refused(&reseal(&text.replace(&win_row, &format!("{pos},win,{}", plies + 1))), &board, "no game allows");
     refused(&reseal(&text.replace(&format!("{win_row}\n"), "")), &board, "lacks the position");
     refused(text.split_once('\n').unwrap().1, &board, "is not a c4bdd book");
+    refused(&text.replacen("ply=6", "ply=99", 1), &board, "beyond the board's last move");
     // Resealed, a win turned into a loss passes the book's own checks; the
     // solution contradicts it.
     let swapped = reseal(&text.replace(&win_row, &format!("{pos},loss,{}", plies + 1)));
