@@ -64,6 +64,23 @@ fn report(args: ReportArgs) -> Result<()> {
     Ok(())
 }
 
+/// On Ctrl-C (SIGINT), end with one line saying that the archive keeps the
+/// finished rows and how to go on, and exit status 130, as the shell's
+/// default would (the workers, in the same process group, get the signal
+/// too).
+fn say_how_to_resume_when_interrupted() {
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        const LINE: &[u8] = b"\ninterrupted: the finished runs and plies are kept; rerun the same command to resume\n";
+        // SAFETY: write(2) of a static buffer and _exit(2): async-signal-safe.
+        unsafe {
+            libc::write(2, LINE.as_ptr().cast(), LINE.len());
+            libc::_exit(130);
+        }
+    }
+    // SAFETY: installs a handler that only calls async-signal-safe functions.
+    unsafe { libc::signal(libc::SIGINT, on_interrupt as *const () as libc::sighandler_t) };
+}
+
 /// `c4bdd sweep`: run (or with `--list`, list) a spec's runs, then report when asked.
 fn sweep(args: SweepArgs) -> Result<()> {
     let opts = SweepOptions {
@@ -84,6 +101,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
     if args.list {
         return list(&opts);
     }
+    say_how_to_resume_when_interrupted();
     let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
     println!("{}: {} runs ran ({} ok), {} already finished", done.dir.display(), done.ran, done.ok, done.skipped);
     if args.report {

@@ -351,3 +351,33 @@ fn memory_stops_and_killed_workers_are_told_apart() {
     assert_eq!(rows[0].status, Status::Error, "{:?}", rows[0]);
     assert_eq!(rows[0].message, "worker killed by signal 9");
 }
+
+/// Ctrl-C (SIGINT) ends a sweep with one line saying how to go on and exit
+/// status 130; the rerun finishes with the uninterrupted rows.
+#[test]
+fn an_interrupted_sweep_says_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = write_spec(dir.path(), "int", RESUME_SPEC);
+    let reference = dir.path().join("reference");
+    assert!(sweep(&spec, &reference, &[]).status.success());
+    let out = dir.path().join("out");
+    let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let plies = out.join("plies.csv");
+    while std::fs::read_to_string(&plies).map_or(0, |t| t.lines().count()) < 3 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // SAFETY: a signal to a child process this test spawned and has not reaped.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let ended = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(ended.status.code(), Some(130), "{err}");
+    assert!(err.trim().lines().count() == 1 && err.contains("rerun the same command to resume"), "{err}");
+    assert!(sweep(&spec, &out, &[]).status.success());
+    assert_eq!(stable_runs(&out), stable_runs(&reference));
+}
