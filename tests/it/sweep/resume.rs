@@ -362,18 +362,20 @@ fn an_interrupted_sweep_says_how_to_resume() {
     assert!(sweep(&spec, &reference, &[]).status.success());
     let out = dir.path().join("out");
     let args = ["sweep", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    // In a process group of its own, signalled as a whole, as a terminal's Ctrl-C does.
+    let mut child = std::os::unix::process::CommandExt::process_group(
+        Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(args).stdout(std::process::Stdio::null()),
+        0,
+    )
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
     let plies = out.join("plies.csv");
     while std::fs::read_to_string(&plies).map_or(0, |t| t.lines().count()) < 3 && child.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(2));
     }
     // SAFETY: a signal to a child process this test spawned and has not reaped.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGINT) };
     let ended = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&ended.stderr);
     assert_eq!(ended.status.code(), Some(130), "{err}");
