@@ -270,7 +270,7 @@ fn make_row(
         model_bytes: Some(crate::bdd::model_bytes(totals.peak_nodes, &config)),
         full_bdd_nodes: if ok { totals.full_bdd_nodes } else { None },
         split3_cache_ratio: Some(config.split3_cache_ratio as u64),
-        resumed_plies: seen.totals.as_ref().and_then(|t| t.resumed_plies),
+        resumed_plies: totals.resumed_plies,
     }
 }
 
