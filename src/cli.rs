@@ -328,7 +328,7 @@ pub struct SweepArgs {
     /// No progress bar and no per-run lines.
     #[arg(long)]
     pub quiet: bool,
-    /// Afterwards, write the report of this spec's archives (results/NAME/) into plots/NAME/:
+    /// Afterwards, write the report of this spec's archives (results/NAME/, or the --out folder) into plots/NAME/:
     /// tables and charts (the project's whole report, plots/ and paper-repro.md, is `c4bdd report`'s).
     #[arg(long)]
     pub report: bool,

@@ -71,3 +71,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub fn is_disk_full(e: &std::io::Error) -> bool {
     matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG))
 }
+
+/// A TOML file's error as one line: the line of its offending key or value
+/// (1-based, counted from the error's span) and the parser's first line.
+pub fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let first = e.message().lines().next().unwrap_or("invalid TOML");
+    match e.span() {
+        Some(span) => format!("line {}: {first}", text[..span.start].matches('\n').count() + 1),
+        None => first.to_string(),
+    }
+}

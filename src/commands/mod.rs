@@ -105,15 +105,14 @@ fn sweep(args: SweepArgs) -> Result<()> {
     let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
     println!("{}: {} runs ran ({} ok), {} already finished", done.dir.display(), done.ran, done.ok, done.skipped);
     if args.report {
-        // The spec's own report: its archives (results/NAME/) into plots/NAME/;
-        // an archive elsewhere (--out) alone, into plots/ and its folder's name.
+        // The spec's own report, named after the spec: its archives
+        // (results/NAME/, or the --out folder alone) into plots/NAME/.
         let inside = done.dir.starts_with(&opts.results);
         let experiment = done.dir.parent().filter(|_| inside).unwrap_or(&done.dir).to_path_buf();
-        let name = experiment.file_name().map_or("sweep".into(), |n| n.to_string_lossy().into_owned());
         let opts = ReportOptions {
             results: experiment,
             reference: PathBuf::from("reference"),
-            plots: Path::new("plots").join(name),
+            plots: Path::new("plots").join(&done.name),
             repro: None,
             boards: Vec::new(),
         };

@@ -268,7 +268,7 @@ impl FromStr for OrderSpec {
                 let path = &s["rule:".len()..];
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read order rule {path}: {e}"))?;
                 let rule: OrderRule = toml::from_str(&text)
-                    .map_err(|e| format!("{path}: not an order rule: {}", e.message().trim_end()))?;
+                    .map_err(|e| format!("{path}: not an order rule: {}", crate::error::toml_message(&text, &e)))?;
                 rule.check().map_err(|e| format!("{path}: {e}"))?;
                 Ok(OrderSpec::Rule { path: PathBuf::from(path), rule })
             }

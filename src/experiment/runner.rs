@@ -60,6 +60,9 @@ pub struct SweepOptions {
 /// Counts of what a sweep did.
 #[derive(Debug, Default)]
 pub struct SweepReport {
+    /// The spec's name: its report goes to `plots/<name>/`.
+    pub name: String,
+    /// The folder holding this sweep's archive.
     pub dir: PathBuf,
     pub skipped: usize,
     pub ran: usize,
@@ -301,7 +304,12 @@ pub fn sweep(opts: &SweepOptions, argv: Vec<String>) -> Result<SweepReport> {
             run
         })
         .collect();
-    let mut report = SweepReport { dir: dir.clone(), skipped: runs.len() - todo.len(), ..Default::default() };
+    let mut report = SweepReport {
+        name: spec.name.clone(),
+        dir: dir.clone(),
+        skipped: runs.len() - todo.len(),
+        ..Default::default()
+    };
     let bar = if opts.quiet { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
     bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").unwrap());
     bar.enable_steady_tick(Duration::from_millis(500));

@@ -212,14 +212,7 @@ impl ExperimentSpec {
     pub fn load(path: &Path) -> Result<ExperimentSpec, SpecError> {
         let err = |message: String| SpecError { path: path.to_path_buf(), message };
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
-        let spec: ExperimentSpec = toml::from_str(&text).map_err(|e| {
-            let first = e.message().lines().next().unwrap_or("invalid TOML").to_string();
-            let line = e.span().map(|s| text[..s.start].lines().count().max(1));
-            err(match line {
-                Some(l) => format!("line {l}: {first}"),
-                None => first,
-            })
-        })?;
+        let spec: ExperimentSpec = toml::from_str(&text).map_err(|e| err(crate::error::toml_message(&text, &e)))?;
         spec.runs().map_err(err)?;
         Ok(spec)
     }

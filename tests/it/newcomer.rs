@@ -81,3 +81,47 @@ fn a_damaged_checkpoint_file_failed_its_check() {
     assert!(!out.status.success() && err.contains("failed its check"), "{err}");
     assert!(err.contains(file.file_name().unwrap().to_str().unwrap()), "{err}");
 }
+
+/// The README's worked examples print what the tool prints: each shown line
+/// of `count`, `solve` and `query` on 5x4 is a line of the command's output
+/// (times and RSS, which vary by machine, left out).
+#[test]
+fn the_readmes_examples_show_what_the_tool_prints() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let examples = ["count -W 5 -H 4", "solve -W 5 -H 4 --out sol54", "query --solution sol54 --moves 33"];
+    for example in examples {
+        let shown = shown_output(&readme, example);
+        assert!(!shown.is_empty(), "the README shows `c4bdd {example}` with its output");
+        let args: Vec<&str> = example.split(' ').collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_c4bdd")).args(&args).current_dir(dir.path()).output().unwrap();
+        assert!(out.status.success(), "{example}: {}", String::from_utf8_lossy(&out.stderr));
+        let printed: Vec<String> =
+            String::from_utf8(out.stdout).unwrap().lines().filter_map(|l| fixed(l, example)).collect();
+        for line in shown.iter().filter_map(|l| fixed(l, example)) {
+            assert!(printed.contains(&line), "`c4bdd {example}` prints no line `{line}`:\n{}", printed.join("\n"));
+        }
+    }
+}
+
+/// The lines the README shows after `$ c4bdd EXAMPLE`, up to the next command or the block's end.
+fn shown_output(readme: &str, example: &str) -> Vec<String> {
+    let start = format!("$ c4bdd {example}\n");
+    let Some(at) = readme.find(&start) else { return Vec::new() };
+    let rest = &readme[at + start.len()..];
+    rest.lines().take_while(|l| !l.starts_with("$ ") && !l.starts_with("```")).map(str::to_string).collect()
+}
+
+/// A line's machine-independent part: none for elisions and timing lines;
+/// a count row without its time and RSS columns.
+fn fixed(line: &str, example: &str) -> Option<String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if line.trim() == "..." || tokens.first().is_some_and(|t| *t == "time") {
+        return None;
+    }
+    let numeric = tokens.iter().all(|t| t.parse::<f64>().is_ok());
+    if example.starts_with("count") && numeric && tokens.len() == 6 {
+        return Some(tokens[..4].join(" "));
+    }
+    Some(tokens.join(" "))
+}

@@ -404,6 +404,9 @@ fn bad_specs_are_refused_before_anything_is_written() {
         ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\nmemory_bytes = 5e6\n", "memory_bytes: 5000000 must be"),
         ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\nmemory_bytes = inf\n", "memory_bytes: inf must be"),
         ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\ntime_s = inf\n", "time_s: inf must be"),
+        // TOML errors name the line of the offending key, not of its table's header.
+        ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\nbogus = 3\n", "line 4: unknown field `bogus`"),
+        ("name = \"x\"\n[grid]\nboards = [\"4x4\"]\n[limits]\ntime_s = 3\ntime_s = 4\n", "line 6: duplicate key"),
     ];
     for (body, needle) in cases {
         let spec = dir.path().join("spec.toml");
@@ -443,4 +446,15 @@ fn a_sweep_reports_its_own_archives_beside_the_project_report() {
     let readme = std::fs::read_to_string(dir.path().join("plots/tiny/README.md")).unwrap();
     assert!(readme.contains("results/tiny") && readme.contains("`c4bdd report`"), "{readme}");
     assert!(!dir.path().join("paper-repro.md").exists() && !dir.path().join("plots/README.md").exists());
+
+    // With --out the archive is that folder alone; the report is still named after the spec.
+    let out = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+        .args(["sweep", spec.to_str().unwrap(), "--report", "--quiet", "--out", "elsewhere/run1"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("files written in plots/tiny"), "{stdout}");
+    assert!(!dir.path().join("plots/run1").exists() && !dir.path().join("plots/elsewhere").exists());
 }
