@@ -13,6 +13,16 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
+    /// Per point, the name written beside it (for example its board), or
+    /// empty: no names. A name that would cover one already written is left out.
+    pub labels: Vec<String>,
+}
+
+impl Series {
+    /// A series without point names.
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series { name: name.into(), points, labels: Vec::new() }
+    }
 }
 
 /// The axes of a chart.
@@ -86,7 +96,7 @@ pub fn merge_coinciding(series: &[Series]) -> Vec<Series> {
     for s in series {
         match merged.iter_mut().find(|m| m.points == s.points) {
             Some(m) => m.name = format!("{} = {}", m.name, s.name),
-            None => merged.push(Series { name: s.name.clone(), points: s.points.clone() }),
+            None => merged.push(Series { name: s.name.clone(), points: s.points.clone(), labels: s.labels.clone() }),
         }
     }
     merged
@@ -112,14 +122,21 @@ fn bounds(series: &[Series]) -> ((f64, f64), (f64, f64)) {
     if x0 > x1 {
         return ((0.0, 1.0), (1.0, 10.0));
     }
-    ((x0, x1), (y0.max(1e-3), y1.max(y0 * 10.0)))
+    ((x0, x1), (y0.max(f64::MIN_POSITIVE), y1.max(y0 * 10.0)))
 }
 
 type DrawResult<DB> = std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Width of the whole picture and of the legend panel right of the chart.
+/// Size of the whole picture.
 const SIZE: (u32, u32) = (1300, 650);
-const LEGEND_WIDTH: u32 = 390;
+
+/// Width of the legend panel right of the chart: its longest name (at about
+/// 8.5 pixels a character of the legend's font) and the marker, within
+/// 150..=390 pixels.
+fn legend_width(series: &[Series]) -> u32 {
+    let longest = series.iter().map(|s| short_name(&s.name).chars().count()).max().unwrap_or(0);
+    (70 + longest as u32 * 17 / 2).clamp(150, 390)
+}
 
 /// Series `i`'s markers (its shape and colour, half-size `r`) at `points`.
 fn markers<'a, DB, CT>(
@@ -142,6 +159,38 @@ where
         }
         Shape::Cross => c.draw_series(points.map(|p| Cross::new(p, r + 1, color(i).stroke_width(2)))).map(drop),
     }
+}
+
+/// Each series' point names, in small grey type up and right of its point;
+/// a name whose box would cover a marker or a name already written is left
+/// out, so the names stay legible where points crowd.
+fn point_names<'a, DB, CT>(c: &mut ChartContext<'a, DB, CT>, series: &[Series]) -> DrawResult<DB>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    const SIZE: i32 = 11;
+    let style = ("sans-serif", SIZE).into_font().color(&RGBColor(90, 90, 90));
+    // Boxes already covered: every marker, then each name written.
+    let mut taken: Vec<(i32, i32, i32, i32)> = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| c.as_coord_spec().translate(p)))
+        .map(|(x, y)| (x - 5, y - 5, x + 5, y + 5))
+        .collect();
+    for s in series.iter().filter(|s| s.labels.len() == s.points.len()) {
+        for (&point, name) in s.points.iter().zip(&s.labels) {
+            let (x, y) = c.as_coord_spec().translate(&point);
+            let (x0, y0) = (x + 6, y - SIZE - 4);
+            let b = (x0, y0, x0 + name.chars().count() as i32 * SIZE * 6 / 10, y0 + SIZE);
+            if name.is_empty() || taken.iter().any(|t| b.0 < t.2 && t.0 < b.2 && b.1 < t.3 && t.1 < b.3) {
+                continue;
+            }
+            taken.push(b);
+            let text = EmptyElement::at(point) + Text::new(name.clone(), (6, -SIZE - 4), style.clone());
+            c.draw_series(std::iter::once(text))?;
+        }
+    }
+    Ok(())
 }
 
 /// A series name as the legend shows it: a file path in it (an order rule's
@@ -180,7 +229,7 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, series: &[Series], 
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    let (plot, side) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+    let (plot, side) = root.split_horizontally(SIZE.0 - legend_width(&chart.series));
     let ((x0, x1), (y0, y1)) = bounds(&chart.series);
     let mut builder = ChartBuilder::on(&plot);
     builder.caption(chart.title, ("sans-serif", 24)).margin(20).x_label_area_size(50).y_label_area_size(90);
@@ -213,6 +262,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
             for (i, s) in chart.series.iter().enumerate() {
                 markers(&mut c, i, s.points.iter().copied(), 5)?;
             }
+            point_names(&mut c, &chart.series)?;
         }
     }
     legend(&side, &chart.series, matches!(chart.axes, Axes::PlyLog))?;
@@ -221,6 +271,23 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> Draw
 
 #[cfg(test)]
 mod tests {
+    use super::Series;
+
+    #[test]
+    fn the_legend_is_as_wide_as_its_longest_name() {
+        let table1 = ["paper", "ours, standard", "ours, compressed"].map(|n| Series::new(n, vec![(1.0, 1.0)]));
+        assert!(super::legend_width(&table1) * 5 <= super::SIZE.0, "at most a fifth of the picture");
+        let long = [Series::new("compressed, column-wise = compressed, paper = cellwise, paper", vec![])];
+        assert_eq!(super::legend_width(&long), 390);
+    }
+
+    #[test]
+    fn small_values_keep_their_place_on_a_log_axis() {
+        let series = [Series::new("t", vec![(1.0, 2e-5), (10.0, 3.0)])];
+        let (_, (y0, y1)) = super::bounds(&series);
+        assert_eq!((y0, y1), (2e-5, 3.0), "no floor: a time of 20 microseconds is drawn at 20 microseconds");
+    }
+
     #[test]
     fn legend_names_show_a_rule_file_by_its_stem() {
         let name = "compressed, rule:experiments/orders/7x4.rule.toml = compressed, paper";

@@ -81,6 +81,12 @@ orders = [\"paper\", \"row-wise\", \"center-out\"]\nterminal = [\"whole\", \"off
             assert!(len > 5_000, "{} is missing or empty ({len} bytes)", file.display());
         }
     }
+    for stem in ["table1-time", "table1-nodes"] {
+        let svg = std::fs::read_to_string(plots.join(format!("{stem}.svg"))).unwrap();
+        for board in ["13x4", "7x7", "12x4"] {
+            assert!(svg.contains(&format!("\n{board}\n")), "{stem}: the paper's point of {board} is named");
+        }
+    }
     let orders = std::fs::read_to_string(plots.join("orders-solve.md")).unwrap();
     for order in ["| paper |", "| center-out |", "| columns:2,4,1,3 |"] {
         assert!(orders.contains(order), "every solve order of the 4x4 sweep is ranked: {orders}");
@@ -333,10 +339,7 @@ fn report_compares_the_archived_artifact_timings() {
 #[test]
 fn coinciding_series_are_drawn_once_and_named_by_all() {
     use c4bdd::report::plots::{merge_coinciding, Series};
-    let line = |name: &str, ys: &[f64]| Series {
-        name: name.to_string(),
-        points: ys.iter().enumerate().map(|(x, &y)| (x as f64, y)).collect(),
-    };
+    let line = |name: &str, ys: &[f64]| Series::new(name, ys.iter().enumerate().map(|(x, &y)| (x as f64, y)).collect());
     let merged = merge_coinciding(&[
         line("cellwise, column-wise", &[1.0, 5.0, 9.0]),
         line("cellwise, row-wise", &[1.0, 6.0, 9.0]),
