@@ -439,18 +439,20 @@ fn classify(
     release_for_split(space, next.map(|n| n.draw), phases);
     let vars = top_cell_vars(space, rules.frame_of(i), usize::from(split_parts));
     let inputs = [states, to_lost, to_draw];
-    let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &vars, true))?;
+    let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &vars))?;
     Ok((Solved { win, draw, lost }, None))
 }
 
 /// Release the next ply's drawn set once both pre-images are built, and
-/// collect: the split's results need room beside the ply's states and the
-/// two pre-images, and the next ply's sets (no longer needed) and the
-/// pre-images' intermediate nodes are then the largest garbage of the ply
-/// (its lost set was released after its own pre-image).
+/// collect under the GC policy: the next ply's sets (no longer needed) and
+/// the pre-images' intermediate nodes are then the largest garbage of the
+/// ply (its lost set was released after its own pre-image). A collection
+/// forced here on every ply would mark every kept forward layer once more
+/// per ply, most of the time on the small plies; a split that meets the node
+/// limit collects and retries (`with_retry`).
 fn release_for_split(space: &mut StateSpace, next_draw: Option<Bdd>, phases: &mut Phases) {
     if let Some(draw) = next_draw {
         space.manager.unpin(draw);
     }
-    phases.time(space, Phase::Gc, |s| s.manager.gc(&[]));
+    phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
 }

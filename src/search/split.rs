@@ -10,15 +10,11 @@ use crate::bdd::{Bdd, Manager, Var};
 use crate::error::Result;
 
 /// The ply's `(win, draw, lost)`. The won states come first, whole:
-/// `win = states ∧ to_lost`; the lost set's pre-image is then released and
-/// collected. The three-way split of `states` by `win` and `to_draw` then
+/// `win = states ∧ to_lost`; the lost set's pre-image is then released
+/// (and collected under the GC policy). The three-way split of `states` by `win` and `to_draw` then
 /// gives the other two (its first result is `win` again), so that its peak
 /// holds one pre-image beside the three sets, not both (`win` has about the
 /// nodes of `to_lost`).
-///
-/// With `collect`, the collection after the won states is a full one;
-/// without, it runs under the GC policy (a part of a partitioned ply, whose
-/// pre-image is small beside the node table).
 ///
 /// With `vars`, that split runs part by part: the states and the drawn
 /// set's pre-image are cut on `vars` (part `p` has variable `vars[k]` equal
@@ -28,20 +24,11 @@ use crate::error::Result;
 /// (under the GC policy). The parts of a cut on variables above every other
 /// share the nodes below the cut, so the cuts and joins make nodes at the
 /// cut's levels only. Without `vars`, the one part is the whole ply.
-pub(super) fn split_ply(
-    m: &mut Manager,
-    [states, to_lost, to_draw]: [Bdd; 3],
-    vars: &[Var],
-    collect: bool,
-) -> Result<[Bdd; 3]> {
+pub(super) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
     let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
     m.pin(win);
     m.unpin(to_lost);
-    if collect {
-        m.gc(&[]);
-    } else {
-        m.maybe_gc(&[]);
-    }
+    m.maybe_gc(&[]);
     let mut rest = [states, to_draw];
     let (mut draw, mut lost) = (Bdd::FALSE, Bdd::FALSE);
     for p in 0..1usize << vars.len() {

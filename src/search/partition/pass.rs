@@ -150,7 +150,7 @@ fn solve_part(
         Transition::release_moves(&mut space.manager, relations);
         space.manager.pin(states);
         let inputs = [states, to_lost, to_draw];
-        let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &[], false))?;
+        let [win, draw, lost] = phases.time(space, Phase::Split, |s| split_ply(&mut s.manager, inputs, &[]))?;
         [win, lost, draw]
     };
     space.manager.unpin(cube);
