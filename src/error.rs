@@ -56,6 +56,22 @@ pub enum Error {
     },
 }
 
+impl From<crate::bdd::Error> for Error {
+    /// The core's errors keep their variant and numbers.
+    fn from(e: crate::bdd::Error) -> Error {
+        use crate::bdd::Error as Core;
+        match e {
+            Core::NodeLimit { capacity, live } => Error::NodeLimit { capacity, live },
+            Core::ThreadPool { threads, reason } => Error::ThreadPool { threads, reason },
+            Core::UnknownVar { var, count } => Error::UnknownVar { var, count },
+            Core::InvalidOrder { reason } => Error::InvalidOrder { reason },
+            Core::TooManyVars { requested, max } => Error::TooManyVars { requested, max },
+            Core::BadFile { path, reason } => Error::BadFile { path, reason },
+            Core::Io { path, source } => Error::Io { path, source },
+        }
+    }
+}
+
 /// Invalid input that the library's own checks found (a run's settings, a
 /// file to write): one line, naming the value. The command line exits with
 /// status 2 on it.

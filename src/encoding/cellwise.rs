@@ -94,7 +94,7 @@ impl Encoding for Cellwise {
         let stm = l.cube(m, from, &[(self.stm(), player == Player::First)])?;
         let stm_next = l.cube(m, to, &[(self.stm(), player == Player::Second)])?;
         let rest = l.identity(m, &self.outside_column(col))?;
-        m.and_all(&[column, stm, stm_next, rest])
+        Ok(m.and_all(&[column, stm, stm_next, rest])?)
     }
 
     fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd> {

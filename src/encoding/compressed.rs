@@ -85,7 +85,7 @@ impl Encoding for Compressed {
             .map(|(c, r)| self.k(c, r))
             .collect();
         let rest = l.identity(m, &outside)?;
-        m.and_all(&[column, stm, stm_next, rest])
+        Ok(m.and_all(&[column, stm, stm_next, rest])?)
     }
 
     fn line(&self, m: &mut Manager, l: &Layout, frame: Frame, player: Player, cells: &[(u8, u8); 4]) -> Result<Bdd> {

@@ -32,7 +32,7 @@ pub mod rule;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{run_on, Bdd, Config, Manager, Var, VarSet};
+use crate::bdd::{Bdd, Config, Manager, Var, VarSet};
 use crate::error::Result;
 use crate::game::{BoardSize, Player, Position};
 pub use order::OrderSpec;
@@ -147,13 +147,13 @@ impl Layout {
 
     /// The literal `k == value` in a frame.
     pub fn lit(&self, m: &mut Manager, frame: Frame, k: usize, value: bool) -> Result<Bdd> {
-        m.literal(self.var(frame, k), value)
+        Ok(m.literal(self.var(frame, k), value)?)
     }
 
     /// The conjunction of literals `(k, value)` in a frame.
     pub fn cube(&self, m: &mut Manager, frame: Frame, lits: &[(usize, bool)]) -> Result<Bdd> {
         let lits: Vec<(Var, bool)> = lits.iter().map(|&(k, v)| (self.var(frame, k), v)).collect();
-        m.cube(&lits)
+        Ok(m.cube(&lits)?)
     }
 
     /// "State variable `k` is equal in both frames", conjoined over `ks`,
@@ -231,8 +231,10 @@ impl StateSpace {
     /// collection's phases, counting's levels), each costing two thread
     /// switches.
     pub fn on_pool<R: Send>(&mut self, f: impl FnOnce(&mut StateSpace) -> R + Send) -> R {
-        let pool = self.manager.pool_handle();
-        run_on(pool.as_deref(), |_| f(self))
+        match self.manager.pool() {
+            Some(pool) => pool.install(|| f(self)),
+            None => f(self),
+        }
     }
 
     /// Create the variables of both frames in the order's arrangement.
@@ -294,7 +296,7 @@ impl StateSpace {
         let pairs: Vec<(Var, Var)> = (0..self.layout.per_frame())
             .map(|k| (self.layout.var(Frame::A, k), self.layout.var(Frame::B, k)))
             .collect();
-        self.manager.pairing(&pairs)
+        Ok(self.manager.pairing(&pairs)?)
     }
 
     /// A renaming of frame B's variables onto frame A's (for putting the
@@ -303,7 +305,7 @@ impl StateSpace {
         let pairs: Vec<(Var, Var)> = (0..self.layout.per_frame())
             .map(|k| (self.layout.var(Frame::B, k), self.layout.var(Frame::A, k)))
             .collect();
-        self.manager.renaming(&pairs)
+        Ok(self.manager.renaming(&pairs)?)
     }
 
     /// The state of an explicit position, in `frame`.

@@ -98,9 +98,39 @@ impl Limits {
     }
 }
 
+/// The default of [`Config::min_cache_entries`] in a count
+/// ([`count_config`]): 2^22 entries (64 MiB). On boards whose arena
+/// stays below 4 M slots (the 5x5 and 7x4 counts), a cache that only grew
+/// with the arena took 14-16% more recursive steps. A solve has no floor
+/// ([`Config::default`]: 256, the cache's own minimum): it gained nothing
+/// measurable from one, and its shortest runs lost to the larger cache's pages.
+pub const COUNT_MIN_CACHE_ENTRIES: usize = 1 << 22;
+
+/// The default of [`Config::gc_min_live`] in a count (the forward pass
+/// alone, [`count_config`]): 2^22 nodes (64 MiB of records), against
+/// 2^20 in a solve ([`Config::default`]). A collection in the forward pass frees the nodes of
+/// earlier plies, and the plies after it build many of them again: the 7x4
+/// count created 5.4 M nodes with collections from 2^20 live nodes and 3.1 M
+/// with none. A solve's retrograde pass reuses little of its garbage, and
+/// there a larger table only costs memory and locality.
+pub const COUNT_GC_MIN_LIVE: usize = 1 << 22;
+
+/// The manager's defaults of a count: [`Config::default`] with
+/// [`COUNT_GC_MIN_LIVE`] and [`COUNT_MIN_CACHE_ENTRIES`].
+pub fn count_config() -> Config {
+    Config { gc_min_live: COUNT_GC_MIN_LIVE, min_cache_entries: COUNT_MIN_CACHE_ENTRIES, ..Config::default() }
+}
+
+/// `--gc-cache`'s values: the core's names of [`GcCache`]'s policies.
+fn gc_cache_names() -> impl clap::builder::TypedValueParser<Value = GcCache> {
+    use clap::builder::TypedValueParser;
+    let names = GcCache::ALL.map(GcCache::name);
+    clap::builder::PossibleValuesParser::new(names).map(|name| name.parse::<GcCache>().expect("a name of the list"))
+}
+
 /// The manager's settings: a spec's `[manager]` table (and grid axes), or
 /// the options of `count` and `solve`. The pass's defaults
-/// ([`Config::for_count`], [`Config::default`]) fill what is absent.
+/// ([`count_config`], [`Config::default`]) fill what is absent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct ManagerSettings {
@@ -122,7 +152,7 @@ pub struct ManagerSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_cache_entries: Option<usize>,
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
-    #[arg(long, value_enum, default_value_t = Config::default().gc_cache)]
+    #[arg(long, value_parser = gc_cache_names(), default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
@@ -433,10 +463,10 @@ impl RunSpec {
     }
 
     /// The manager configuration of this run: its pass's defaults
-    /// (`Config::for_count` or `Config::default`) with the spec's settings.
+    /// ([`count_config`] or `Config::default`) with the spec's settings.
     pub fn config(&self) -> Config {
         let defaults = match self.pass {
-            Pass::Count => Config::for_count(),
+            Pass::Count => count_config(),
             Pass::Solve => Config::default(),
         };
         Config {

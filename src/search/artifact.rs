@@ -156,7 +156,7 @@ impl ArtifactSolution {
         }
         let file = self.open[at][which].as_mut().expect("opened above");
         let root = file.roots()[0];
-        file.eval(root, value).map(Some)
+        Ok(file.eval(root, value).map(Some)?)
     }
 }
 

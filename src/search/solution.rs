@@ -525,5 +525,5 @@ fn in_frame_a(space: &mut StateSpace, f: Bdd) -> Result<Bdd> {
     let n = space.encoding.state_vars().len();
     let pairs: Vec<_> = (0..n).map(|k| (space.layout.var(Frame::B, k), space.layout.var(Frame::A, k))).collect();
     let renaming = space.manager.renaming(&pairs)?;
-    space.manager.rename(f, renaming)
+    Ok(space.manager.rename(f, renaming)?)
 }

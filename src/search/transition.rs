@@ -10,16 +10,17 @@ use crate::game::Player;
 use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
 use super::solve_checkpoint::Target;
 
-/// Run `op`; if it hits the node limit, collect (keeping `roots`) and retry once.
-pub(crate) fn with_retry<T>(
+/// Run `op` (a core operation, or the crate's own); if it hits the node
+/// limit, collect (keeping `roots`) and retry once.
+pub(crate) fn with_retry<T, E: Into<Error>>(
     m: &mut Manager,
     roots: &[Bdd],
-    mut op: impl FnMut(&mut Manager) -> Result<T>,
+    mut op: impl FnMut(&mut Manager) -> std::result::Result<T, E>,
 ) -> Result<T> {
-    match op(m) {
+    match op(m).map_err(Into::into) {
         Err(Error::NodeLimit { .. }) => {
             m.gc(roots);
-            op(m)
+            op(m).map_err(Into::into)
         }
         r => r,
     }

@@ -5,10 +5,6 @@
 static ALLOCATOR: c4bdd::bdd::HugePageAlloc = c4bdd::bdd::HugePageAlloc;
 
 mod artifact;
-mod bdd_gc;
-mod bdd_io;
-mod bdd_laws;
-mod bdd_random;
 mod best;
 mod book;
 mod checkpoint;

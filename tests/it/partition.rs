@@ -118,7 +118,9 @@ fn parts_are_the_whole_ply_cut(kind: EncodingKind, size: BoardSize, cut: Cut) {
     let mut files = Vec::new();
     let store = |s: &StateSpace, ply: u32, win: Bdd, lost: Bdd| {
         let path = whole.path().join(format!("{ply}.bdd"));
-        s.manager.save(&[win, lost], "whole", &path).map(|_| files.push((ply, path)))
+        s.manager.save(&[win, lost], "whole", &path)?;
+        files.push((ply, path));
+        Ok(())
     };
     c4bdd::search::solve(&mut space, &opts, |_| Ok(()), store).unwrap();
     let ck = c4bdd::search::SolveCheckpoint::open_records(dir.path(), &space, &opts).unwrap().unwrap();

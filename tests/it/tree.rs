@@ -23,7 +23,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn no_source_test_or_spec_names_a_folder_beside_the_project() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    for dir in ["src", "tests", "benches", "experiments", ".ci", ".cargo"] {
+    for dir in ["src", "crates", "tests", "benches", "experiments", ".ci", ".cargo"] {
         files(&root.join(dir), &mut paths);
     }
     paths.extend(["build.rs", "Cargo.toml", "README.md"].map(|f| root.join(f)));

@@ -73,7 +73,7 @@ impl PartitionedSolution {
         }
         let file = self.open.get_mut(&key).expect("opened above");
         let root = file.roots()[0];
-        file.eval(root, assignment)
+        Ok(file.eval(root, assignment)?)
     }
 }
 

@@ -44,7 +44,7 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     assert!(rows.iter().all(|r| r.status == Status::Ok && r.positions == rows[0].positions));
     assert_eq!(rows[2].value, rows[3].value);
     let defaults: Vec<(u64, Option<u64>)> = rows.iter().map(|r| (r.gc_min_live, r.min_cache_entries)).collect();
-    let for_count = c4bdd::bdd::Config::for_count();
+    let for_count = c4bdd::run::count_config();
     let count = (for_count.gc_min_live as u64, Some(for_count.min_cache_entries as u64));
     let solve = (c4bdd::bdd::Config::default().gc_min_live as u64, Some(256));
     assert_eq!(defaults, [count, count, solve, solve]);
@@ -84,7 +84,7 @@ fn manager_settings_are_grid_axes_named_in_the_key() {
         .map(|r| (r.run.as_str(), r.cache_ratio, r.gc_growth, r.max_cache_entries, r.gc_cache, r.min_cache_entries))
         .collect();
     let default_cap = Some(c4bdd::bdd::Config::default().max_cache_entries as u64);
-    let floor = Some(c4bdd::bdd::COUNT_MIN_CACHE_ENTRIES as u64);
+    let floor = Some(c4bdd::run::COUNT_MIN_CACHE_ENTRIES as u64);
     let keep = Some(GcCache::Keep);
     assert_eq!(
         keys,

@@ -1,7 +1,7 @@
 //! Garbage collection, statistics and the node limit.
 
-use c4bdd::bdd::{Bdd, Config, Manager, Var};
-use c4bdd::Error;
+use c4bdd_core::Error;
+use c4bdd_core::{Bdd, Config, Manager, Var};
 
 use crate::common::truth_table;
 
@@ -163,7 +163,7 @@ fn memory_grows_on_demand_from_a_small_start() {
     assert!(s.slots >= s.live && s.peak_live >= s.live);
     // About 16 bytes per node slot, 4 per bucket and, below the cache's
     // floor, four 16-byte cache entries per slot; tables double.
-    let per_slot = 16 + 4 + c4bdd::bdd::CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR as u64 * 16;
+    let per_slot = 16 + 4 + c4bdd_core::CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR as u64 * 16;
     let bound = 2 * (s.slots * per_slot) + (4 << 20);
     assert!(s.table_bytes < bound, "table bytes {} grow with the nodes ({} slots)", s.table_bytes, s.slots);
     let _ = f;

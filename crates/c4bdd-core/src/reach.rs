@@ -123,6 +123,7 @@ pub(crate) struct Disjoint<'a, T> {
 
 // SAFETY: the callers of `get` and `set` keep the contract stated there.
 unsafe impl<T: Send> Send for Disjoint<'_, T> {}
+// SAFETY: as for `Send`: tasks sharing it touch distinct positions only.
 unsafe impl<T: Send> Sync for Disjoint<'_, T> {}
 
 impl<'a, T: Copy> Disjoint<'a, T> {

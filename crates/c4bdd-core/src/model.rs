@@ -43,7 +43,7 @@ pub(crate) fn index_bytes(peak: usize, initial: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::{index_bytes, model_bytes};
-    use crate::bdd::Config;
+    use crate::Config;
 
     #[test]
     fn the_model_charges_records_bitmap_index_and_cache() {

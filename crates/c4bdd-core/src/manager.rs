@@ -136,9 +136,11 @@ impl Manager {
         self.config.threads
     }
 
-    /// The pool of the parallel operations, if there is one (see
-    /// [`crate::encoding::StateSpace::on_pool`]).
-    pub(crate) fn pool_handle(&self) -> Option<Arc<rayon::ThreadPool>> {
+    /// The pool of the parallel operations, if there is one (`threads > 1`).
+    /// Work run on it with `pool.install(|| ...)` starts each parallel
+    /// operation on a thread of the pool, instead of handing every one,
+    /// however small, from the calling thread to the pool and waiting.
+    pub fn pool(&self) -> Option<Arc<rayon::ThreadPool>> {
         self.pool.clone()
     }
 

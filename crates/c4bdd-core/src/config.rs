@@ -1,10 +1,9 @@
 //! A manager's sizes, limits and policies: every field is a run-time choice
 //! (CLI flags, spec settings), recorded with every result.
 
-use serde::{Deserialize, Serialize};
-
 /// Sizes and limits of a manager. Every field is a run-time choice.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Config {
     /// Node slots reserved at the start; the arena grows from there on demand
     /// (doubling, by a quarter once it holds 1 GiB).
@@ -24,39 +23,38 @@ pub struct Config {
     /// small problems keep a small cache and larger ones reach the floor
     /// early (see [`Config::cache_entries`]). Zero in configurations recorded
     /// before the field existed, whose cache only grew with the arena.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub min_cache_entries: usize,
     /// [`Manager::maybe_gc`](super::Manager::maybe_gc) collects once this many internal nodes are alive...
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
     pub gc_growth: f64,
     /// What a collection does with the computed cache.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub gc_cache: GcCache,
     /// Threads of the Boolean operations and (pre-)images: 1 runs them on
     /// the calling thread, more on a pool of that many threads (`par.rs`).
-    #[serde(default = "one_thread")]
+    #[cfg_attr(feature = "serde", serde(default = "one_thread"))]
     pub threads: usize,
     /// Fewest nodes a parallel operation may add (the unique table's index
     /// gets room for them, and for a sixteenth of its nodes more, before the
     /// operation); an operation that adds them all stops and runs again with
     /// more (`Stats::parallel_reruns`).
-    #[serde(default = "parallel_spare")]
+    #[cfg_attr(feature = "serde", serde(default = "parallel_spare"))]
     pub parallel_spare: usize,
     /// Computed-cache entries per entry of the three-way split's table
     /// (`split3_cache.rs`, 32 bytes an entry): the table holds
     /// `cache entries / split3_cache_ratio` entries, rounded up to a power
     /// of two, at least 256.
-    #[serde(default = "split3_cache_ratio")]
+    #[cfg_attr(feature = "serde", serde(default = "split3_cache_ratio"))]
     pub split3_cache_ratio: usize,
 }
 
 /// What a garbage collection does with the computed cache; either way no
 /// entry is left that names a freed node.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum GcCache {
     /// Keep every entry whose operands and result survive: a pass over the
     /// cache that looks each entry's nodes up in the collection's marks.
@@ -67,9 +65,33 @@ pub enum GcCache {
     Clear,
 }
 
+impl GcCache {
+    /// Every policy, in the order of its names.
+    pub const ALL: [GcCache; 2] = [GcCache::Keep, GcCache::Clear];
+
+    /// The policy's name (as serde writes it, and as `FromStr` reads it).
+    pub fn name(self) -> &'static str {
+        match self {
+            GcCache::Keep => "keep",
+            GcCache::Clear => "clear",
+        }
+    }
+}
+
 impl std::fmt::Display for GcCache {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+        f.pad(self.name())
+    }
+}
+
+impl std::str::FromStr for GcCache {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GcCache, String> {
+        GcCache::ALL.into_iter().find(|g| g.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = GcCache::ALL.iter().map(|g| g.name()).collect();
+            format!("unknown GC cache policy '{s}' (expected one of {})", names.join(", "))
+        })
     }
 }
 
@@ -77,33 +99,10 @@ impl std::fmt::Display for GcCache {
 /// [`Config::min_cache_entries`] may name.
 pub const CACHE_ENTRIES_RANGE: std::ops::RangeInclusive<usize> = (1 << 8)..=(1 << 34);
 
-/// The default of [`Config::min_cache_entries`] in a count
-/// ([`Config::for_count`]): 2^22 entries (64 MiB). On boards whose arena
-/// stays below 4 M slots (the 5x5 and 7x4 counts), a cache that only grew
-/// with the arena took 14-16% more recursive steps. A solve has no floor
-/// ([`Config::default`]: 256, the cache's own minimum): it gained nothing
-/// measurable from one, and its shortest runs lost to the larger cache's pages.
-pub const COUNT_MIN_CACHE_ENTRIES: usize = 1 << 22;
-
-/// The default of [`Config::gc_min_live`] in a count (the forward pass
-/// alone, [`Config::for_count`]): 2^22 nodes (64 MiB of records), against
-/// 2^20 in a solve ([`Config::default`]). A collection in the forward pass frees the nodes of
-/// earlier plies, and the plies after it build many of them again: the 7x4
-/// count created 5.4 M nodes with collections from 2^20 live nodes and 3.1 M
-/// with none. A solve's retrograde pass reuses little of its garbage, and
-/// there a larger table only costs memory and locality.
-pub const COUNT_GC_MIN_LIVE: usize = 1 << 22;
-
 /// Cache entries per node slot while the cache is below its floor.
 pub const CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR: usize = 4;
 
 impl Config {
-    /// The defaults of a count: [`Config::default`] with [`COUNT_GC_MIN_LIVE`]
-    /// and [`COUNT_MIN_CACHE_ENTRIES`].
-    pub fn for_count() -> Config {
-        Config { gc_min_live: COUNT_GC_MIN_LIVE, min_cache_entries: COUNT_MIN_CACHE_ENTRIES, ..Config::default() }
-    }
-
     /// Computed-cache entries for an arena of `slots` slots: a power of two
     /// at least `slots / cache_ratio`, and at least the smaller of the floor
     /// and [`CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR`] entries per slot; at most

@@ -13,10 +13,10 @@
 //! this true by dropping entries that mention a freed node.
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// The cached operations; the discriminant is the cache tag (0 = empty entry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u32)]
 pub enum Op {
     Not = 1,
@@ -33,10 +33,10 @@ pub enum Op {
     Image,
     Preimage,
     Minimize,
-    /// Never stored: the steps of [`crate::bdd::Manager::split`], whose
+    /// Never stored: the steps of [`crate::Manager::split`], whose
     /// halves are cached as `And` and `Diff`.
     Split,
-    /// Never stored here: the steps of [`crate::bdd::Manager::split3`], which
+    /// Never stored here: the steps of [`crate::Manager::split3`], which
     /// has a table of its own (`split3.rs`).
     Split3,
 }

@@ -2,13 +2,12 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
-
 use super::cache::Op;
 
 /// Counters of one manager since it was created. `Copy`, so a caller can take
 /// a snapshot before and after a phase and subtract.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Stats {
     /// Recursive steps per operation that reached the cache (indexed by `Op::index`).
     pub steps: [u64; Op::COUNT],
@@ -33,17 +32,18 @@ pub struct Stats {
     /// Nodes freed by all collections.
     pub gc_freed: u64,
     /// Time spent in collections.
-    #[serde(serialize_with = "as_secs")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_secs"))]
     pub gc_time: Duration,
     /// Parallel operations that ran out of the slots reserved for them and
     /// were run again with more, and the time of those unfinished attempts
     /// (an upper bound of the time lost: the rerun finds most of their work
     /// in the computed cache and the table).
     pub parallel_reruns: u64,
-    #[serde(serialize_with = "as_secs")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_secs"))]
     pub parallel_rerun_time: Duration,
 }
 
+#[cfg(feature = "serde")]
 fn as_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64(d.as_secs_f64())
 }
@@ -88,7 +88,8 @@ impl Stats {
 }
 
 /// What one garbage collection did.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct GcReport {
     /// Internal nodes alive before the collection.
     pub live_before: u64,
@@ -99,6 +100,6 @@ pub struct GcReport {
     /// Computed-cache entries kept because everything they mention survived.
     pub cache_kept: u64,
     /// Wall time of the collection.
-    #[serde(serialize_with = "as_secs")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "as_secs"))]
     pub time: Duration,
 }

@@ -99,6 +99,7 @@ pub(crate) struct Seq<'a> {
 // it) to another thread. `Send` and `Sync` are needed only because the
 // bodies are shared with the parallel context, whose halves must be `Send`.
 unsafe impl Send for Seq<'_> {}
+// SAFETY: as for `Send`: it never leaves the thread that made it.
 unsafe impl Sync for Seq<'_> {}
 
 impl<'a> Seq<'a> {

@@ -164,6 +164,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         let p = match large(layout.size(), layout.align()) {
             // SAFETY: see the impl's comment.
             true => unsafe { os::map(layout.size()) },
+            // SAFETY: the caller's layout, passed on unchanged.
             false => unsafe { System.alloc(layout) },
         };
         checked(p, layout.size())
@@ -174,6 +175,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         let p = match large(layout.size(), layout.align()) {
             // SAFETY: a fresh mapping is zeroed.
             true => unsafe { os::map(layout.size()) },
+            // SAFETY: the caller's layout, passed on unchanged.
             false => unsafe { System.alloc_zeroed(layout) },
         };
         checked(p, layout.size())
@@ -184,6 +186,7 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         match large(layout.size(), layout.align()) {
             // SAFETY: the block was made by `map` (the invariant).
             true => unsafe { os::unmap(p, layout.size()) },
+            // SAFETY: a small block is the system allocator's (the invariant).
             false => unsafe { System.dealloc(p, layout) },
         }
     }
@@ -193,11 +196,13 @@ unsafe impl GlobalAlloc for HugePageAlloc {
         match (large(layout.size(), align), large(new_size, align)) {
             // SAFETY: the block was made by `map` (the invariant).
             (true, true) => checked(unsafe { os::remap(p, layout.size(), new_size) }, new_size),
+            // SAFETY: a small block is the system allocator's, and stays small.
             (false, false) => checked(unsafe { System.realloc(p, layout, new_size) }, new_size),
             _ => {
                 // SAFETY: the new layout is valid (the caller's contract on
                 // `new_size`); the block moves between the two allocators.
                 let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, align) };
+                // SAFETY: a valid layout of non-zero size (the caller's `new_size`).
                 let q = unsafe { self.alloc(new_layout) };
                 if !q.is_null() {
                     // SAFETY: both blocks hold at least the smaller size and do not overlap.

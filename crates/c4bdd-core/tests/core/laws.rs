@@ -2,7 +2,7 @@
 //! tables, under the identity order and a permuted one. Results must also be
 //! canonical: equal functions give equal handles.
 
-use c4bdd::bdd::{Bdd, Manager, Var};
+use c4bdd_core::{Bdd, Manager, Var};
 
 use crate::common::{all3, manager, number3, table3, truth_table};
 
@@ -310,7 +310,7 @@ fn robdd_size(table: &[bool], order: &[usize], up_to_negation: bool) -> usize {
 fn sat_counts_beyond_64_bits_are_exact() {
     const N: usize = 127;
     for threads in [1, 2] {
-        let mut m = Manager::new(c4bdd::bdd::Config { threads, ..c4bdd::bdd::Config::default() });
+        let mut m = Manager::new(c4bdd_core::Config { threads, ..c4bdd_core::Config::default() });
         let x = m.add_vars(N).unwrap();
         let all = m.var_set(&x).unwrap();
         let lits: Vec<Bdd> = x.iter().map(|&v| m.literal(v, true).unwrap()).collect();
@@ -332,7 +332,7 @@ fn sat_counts_beyond_64_bits_are_exact() {
 #[test]
 #[should_panic(expected = "sat_count overflows u128")]
 fn a_count_beyond_128_bits_panics() {
-    let mut m = Manager::new(c4bdd::bdd::Config::default());
+    let mut m = Manager::new(c4bdd_core::Config::default());
     let x = m.add_vars(130).unwrap();
     let all = m.var_set(&x).unwrap();
     let f = m.literal(x[129], true).unwrap();

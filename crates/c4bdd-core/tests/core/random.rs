@@ -1,7 +1,7 @@
 //! Seeded random formulas over 10 variables, checked against exhaustive
 //! evaluation of the same formula as a plain Rust expression.
 
-use c4bdd::bdd::{Bdd, Manager, Var};
+use c4bdd_core::{Bdd, Manager, Var};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

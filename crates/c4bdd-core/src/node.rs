@@ -5,8 +5,6 @@
 //! manager holds fewer than 2^32 nodes. A [`Node`] is the value read from the
 //! arena (`pages.rs`), which stores 8 bytes a node and the level once per page.
 
-use serde::{Deserialize, Serialize};
-
 /// Largest number of variables a manager accepts.
 pub const MAX_VARS: usize = 1 << 15;
 
@@ -18,18 +16,20 @@ pub(crate) const TERMINAL_LEVEL: u32 = u32::MAX - 1;
 pub(crate) const NIL: u32 = u32::MAX;
 
 /// A Boolean variable, named by the order in which it was created (0, 1, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Var(pub u32);
 
 /// A position in the variable order: level 0 is tested first (the root side).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Level(pub u32);
 
 /// A handle to a BDD: the index of its root node in its manager.
 ///
 /// A `Bdd` is plain data. It stays valid until the next garbage collection that
 /// does not reach it from a pinned BDD or a root passed to
-/// [`Manager::gc`](crate::bdd::Manager::gc). Handles of different managers must
+/// [`Manager::gc`](crate::Manager::gc). Handles of different managers must
 /// not be mixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bdd(pub(crate) u32);

@@ -1,7 +1,7 @@
 //! Save/load round trips and rejection of corrupted files.
 
-use c4bdd::bdd::{Bdd, LoadError, Manager, Var};
-use c4bdd::Error;
+use c4bdd_core::Error;
+use c4bdd_core::{Bdd, LoadError, Manager, Var};
 
 use crate::common::{manager, truth_table};
 
@@ -196,7 +196,7 @@ fn nodes_are_written_in_post_order_from_the_roots_wherever_they_live() {
 /// finds it.
 #[test]
 fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
-    use c4bdd::bdd::StoredBdd;
+    use c4bdd_core::StoredBdd;
     let n = 20;
     let (mut m, x) = manager(n, None);
     // A function with many nodes: the sum of weighted bits in a residue set.
@@ -223,7 +223,7 @@ fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.bdd");
     m.save(&[f, g], "big", &path).unwrap();
-    let block = c4bdd::bdd::BLOCK_NODES as usize;
+    let block = c4bdd_core::BLOCK_NODES as usize;
     assert!(m.node_count(f) > 3 * block, "{} nodes: several blocks", m.node_count(f));
     let assignments: Vec<Vec<bool>> = (0..3000).map(|_| (0..n).map(|_| next() % 2 == 0).collect()).collect();
     let mut stored = StoredBdd::open(&path, "big").unwrap();

@@ -1,0 +1,10 @@
+//! The core's tests: algebraic laws on every function of three variables,
+//! seeded random formulas against truth tables, collections, and files.
+
+mod common;
+mod example;
+mod gc;
+mod io;
+mod laws;
+mod parallel;
+mod random;
