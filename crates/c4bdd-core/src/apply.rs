@@ -15,6 +15,7 @@ use crate::error::Result;
 impl Manager {
     /// `¬f`.
     pub fn not(&mut self, f: Bdd) -> Result<Bdd> {
+        self.debug_check(&[f]);
         let r = self.not_rec(f.0);
         self.lift(r)
     }
@@ -42,6 +43,7 @@ impl Manager {
     /// `(f ∧ g, f ∧ ¬g)`: the two halves of `f` split by `g`, in one
     /// traversal of `f` and `g` (each half is also cached as `and` / `diff`).
     pub fn split(&mut self, f: Bdd, g: Bdd) -> Result<(Bdd, Bdd)> {
+        self.debug_check(&[f, g]);
         let r = match self.threads() {
             1 => split(Seq::new(self), f.0, g.0, 0),
             _ => self.parallel(|s| split(s, f.0, g.0, 0)),
@@ -62,6 +64,7 @@ impl Manager {
 
     /// `if f then g else h`, as `(f ∧ g) ∨ (h ∧ ¬f)`.
     pub fn ite(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<Bdd> {
+        self.debug_check(&[f, g, h]);
         let r = self.ite_rec(f.0, g.0, h.0);
         self.lift(r)
     }
@@ -76,7 +79,9 @@ impl Manager {
         fs.iter().try_fold(Bdd::FALSE, |acc, &f| self.or(acc, f))
     }
 
+    #[track_caller]
     fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
+        self.debug_check(&[f, g]);
         let r = match self.threads() {
             1 => apply(Seq::new(self), op, f.0, g.0, 0),
             _ => self.parallel(|s| apply(s, op, f.0, g.0, 0)),

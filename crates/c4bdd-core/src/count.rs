@@ -19,6 +19,7 @@ impl Manager {
     /// defined), or if the count does not fit in a `u128` (more than 127
     /// variables in `over` and almost all assignments satisfying `f`).
     pub fn sat_count(&self, f: Bdd, over: VarSet) -> u128 {
+        self.debug_check(&[f]);
         self.sat_count_and_size(f, over).0
     }
 
@@ -52,6 +53,7 @@ impl Manager {
 
     /// Number of internal nodes of `f` (terminals not counted).
     pub fn node_count(&self, f: Bdd) -> usize {
+        self.debug_check(&[f]);
         self.node_count_many(&[f])
     }
 
@@ -104,6 +106,7 @@ impl Manager {
     /// # Panics
     /// If the assignment is shorter than the number of variables `f` tests.
     pub fn eval(&self, f: Bdd, assignment: &[bool]) -> bool {
+        self.debug_check(&[f]);
         let mut g = f.0;
         while g > 1 {
             let n = self.node(g);

@@ -20,6 +20,7 @@ use super::stats::GcReport;
 impl Manager {
     /// Collect every node not reachable from a pinned BDD or from `roots`.
     pub fn gc(&mut self, roots: &[Bdd]) -> GcReport {
+        self.debug_check(roots);
         let start = Instant::now();
         let live_before = self.live_nodes() as u64;
         let roots: Vec<u32> = self.pins.keys().copied().chain(roots.iter().map(|r| r.0)).collect();

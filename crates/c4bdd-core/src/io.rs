@@ -343,6 +343,7 @@ impl Manager {
     /// are written in post-order (`Manager::post_order`), checksummed and written a
     /// chunk at a time.
     pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
+        self.debug_check(roots);
         assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
         let mut index = self.file_index(roots);
         let count = index.local.len();

@@ -149,6 +149,33 @@ impl Manager {
         &self.config
     }
 
+    /// Whether `f` is a handle to a node alive in this manager: a terminal,
+    /// or a slot of the arena that holds a node. A handle stays alive until a
+    /// collection that neither pins it nor has it among its roots; after it,
+    /// its slot is free or holds another node, and using it is a bug.
+    pub fn is_live(&self, f: Bdd) -> bool {
+        f.0 <= 1
+            || ((f.0 as usize) < self.table.slots() && {
+                let n = self.table.nodes().get(f.0);
+                n.low != n.high
+            })
+    }
+
+    /// In debug builds, panic unless every handle of `fs` is alive
+    /// ([`Manager::is_live`]): the check of every public operation's operands.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn debug_check(&self, fs: &[Bdd]) {
+        if cfg!(debug_assertions) {
+            if let Some(f) = fs.iter().find(|&&f| !self.is_live(f)) {
+                panic!(
+                    "BDD handle {} is not a live node of this manager (freed by a collection, or another manager's)",
+                    f.0
+                );
+            }
+        }
+    }
+
     /// Add `count` variables at the bottom of the order; returns them in order.
     pub fn add_vars(&mut self, count: usize) -> Result<Vec<Var>> {
         let start = self.var_level.len();
@@ -282,6 +309,7 @@ impl Manager {
 
     /// Protect `f` from garbage collection until a matching [`Manager::unpin`].
     pub fn pin(&mut self, f: Bdd) {
+        self.debug_check(&[f]);
         if !f.is_const() {
             *self.pins.entry(f.0).or_insert(0) += 1;
         }

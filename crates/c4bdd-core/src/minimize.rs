@@ -16,6 +16,7 @@ impl Manager {
     /// A BDD equal to `f` on every assignment satisfying `care` (any BDD
     /// when `care` is false), usually smaller than `f`.
     pub fn minimize(&mut self, f: Bdd, care: Bdd) -> Result<Bdd> {
+        self.debug_check(&[f, care]);
         let r = self.minimize_rec(f.0, care.0);
         self.lift(r)
     }

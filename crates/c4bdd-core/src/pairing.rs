@@ -103,6 +103,7 @@ impl Manager {
     /// The successors of the states `f` (over the pairing's upper variables)
     /// under `relation` (over both), again over the upper variables.
     pub fn image(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
+        self.debug_check(&[f, relation]);
         self.check_pairing(pairing);
         let r = match self.threads() {
             1 => pair(Seq::new(self), Op::Image, f.0, relation.0, pairing.0, 0),
@@ -114,6 +115,7 @@ impl Manager {
     /// The predecessors of the states `f` (over the pairing's upper variables)
     /// under `relation` (over both), again over the upper variables.
     pub fn preimage(&mut self, f: Bdd, relation: Bdd, pairing: Pairing) -> Result<Bdd> {
+        self.debug_check(&[f, relation]);
         self.check_pairing(pairing);
         let r = match self.threads() {
             1 => pair(Seq::new(self), Op::Preimage, f.0, relation.0, pairing.0, 0),

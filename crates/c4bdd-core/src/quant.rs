@@ -11,30 +11,35 @@ use crate::error::Result;
 impl Manager {
     /// `∃ vars: f`.
     pub fn exists(&mut self, f: Bdd, vars: VarSet) -> Result<Bdd> {
+        self.debug_check(&[f]);
         let r = self.quant_rec(Op::Exists, f.0, vars.0);
         self.lift(r)
     }
 
     /// `∀ vars: f`.
     pub fn forall(&mut self, f: Bdd, vars: VarSet) -> Result<Bdd> {
+        self.debug_check(&[f]);
         let r = self.quant_rec(Op::Forall, f.0, vars.0);
         self.lift(r)
     }
 
     /// `∃ vars: f ∧ g`, in one pass (the relational product).
     pub fn and_exists(&mut self, f: Bdd, g: Bdd, vars: VarSet) -> Result<Bdd> {
+        self.debug_check(&[f, g]);
         let r = self.and_exists_rec(f.0, g.0, vars.0);
         self.lift(r)
     }
 
     /// `f` with every variable `x` replaced by the variable the renaming maps it to.
     pub fn rename(&mut self, f: Bdd, renaming: Renaming) -> Result<Bdd> {
+        self.debug_check(&[f]);
         let r = self.rename_rec(f.0, renaming.0);
         self.lift(r)
     }
 
     /// `f` with the given variables fixed to the given values (a cofactor).
     pub fn restrict(&mut self, f: Bdd, assignment: &[(Var, bool)]) -> Result<Bdd> {
+        self.debug_check(&[f]);
         let cube = self.cube(assignment)?;
         if cube == Bdd::FALSE {
             // Contradictory assignment: no point satisfies it.

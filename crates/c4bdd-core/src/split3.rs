@@ -29,6 +29,7 @@ impl Manager {
     /// `(f ∧ g, f ∧ ¬g ∧ h, f ∧ ¬g ∧ ¬h)` in one traversal (see the module
     /// documentation).
     pub fn split3(&mut self, f: Bdd, g: Bdd, h: Bdd) -> Result<(Bdd, Bdd, Bdd)> {
+        self.debug_check(&[f, g, h]);
         self.split3_cache.fit(self.cache.len() / self.config.split3_cache_ratio.max(1));
         let r = match self.threads() {
             1 => split3(Seq::new(self), f.0, g.0, h.0, 0),

@@ -190,3 +190,23 @@ fn every_created_node_is_live_or_freed_on_one_thread_and_two() {
         }
     }
 }
+
+/// In debug builds every public operation checks that its operands are live:
+/// a handle freed by a collection is refused with a panic naming it, not
+/// read as whatever node took its slot.
+#[test]
+#[cfg(debug_assertions)]
+fn a_freed_handle_is_refused_in_debug_builds() {
+    let mut m = Manager::new(Config::default());
+    let x = m.add_vars(3).unwrap();
+    let kept = m.cube(&[(x[0], true), (x[1], true)]).unwrap();
+    let freed = m.cube(&[(x[1], false), (x[2], true)]).unwrap();
+    assert!(m.is_live(freed));
+    m.pin(kept);
+    m.gc(&[]);
+    assert!(m.is_live(kept) && !m.is_live(freed), "the unpinned cube's top node was freed");
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| m.and(kept, freed)));
+    let message = caught.expect_err("a freed operand panics").downcast::<String>().unwrap();
+    assert!(message.contains("is not a live node of this manager"), "{message}");
+    assert!(m.is_live(kept), "the manager is left as it was");
+}
