@@ -2,9 +2,9 @@
 
 use rustc_hash::FxHashSet;
 
-use super::manager::Manager;
-use super::node::TERMINAL_LEVEL;
-use super::pages::PAGE;
+use crate::manager::Manager;
+use crate::store::node::TERMINAL_LEVEL;
+use crate::store::pages::PAGE;
 
 impl Manager {
     /// Check every structural invariant: terminals intact; each live node has a

@@ -25,7 +25,7 @@ pub struct Config {
     /// before the field existed, whose cache only grew with the arena.
     #[cfg_attr(feature = "serde", serde(default))]
     pub min_cache_entries: usize,
-    /// [`Manager::maybe_gc`](super::Manager::maybe_gc) collects once this many internal nodes are alive...
+    /// [`Manager::maybe_gc`](crate::Manager::maybe_gc) collects once this many internal nodes are alive...
     pub gc_min_live: usize,
     /// ...or, after a collection, once the live count has grown by this factor.
     pub gc_growth: f64,
@@ -162,3 +162,6 @@ impl Default for Config {
         }
     }
 }
+
+/// Recursion depth below which both branches of a step become parallel tasks.
+pub(crate) const SPAWN_DEPTH: u32 = 8;

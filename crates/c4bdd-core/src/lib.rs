@@ -111,49 +111,34 @@
 //!   configured limit returns [`Error::NodeLimit`]; the manager stays
 //!   consistent and usable (e.g. collect and retry).
 
-mod apply;
+mod bits;
 mod cache;
 mod check;
+mod collect;
 mod config;
-mod count;
 mod error;
-mod gc;
-mod huge;
-mod index_table;
-mod io;
+mod files;
+mod footprint;
 mod manager;
-mod memory;
-mod minimize;
-mod model;
-mod node;
-mod pages;
-mod pairing;
+mod ops;
 mod pairs;
-mod par;
-mod quant;
-mod reach;
-mod records9;
-mod recursor;
-mod shared_pages;
-mod split3;
-mod split3_cache;
+mod parallel;
 mod stats;
-mod stored;
-mod unique;
+mod store;
 
-pub use cache::Op;
+pub use cache::computed::Op;
 pub use config::{
     check_cache_entries, one_thread, split3_cache_ratio, Config, GcCache, CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR,
     CACHE_ENTRIES_RANGE, MAX_THREADS,
 };
 pub use error::{Error, Result};
-pub use huge::{on_failure as on_allocation_failure, HugePageAlloc};
-pub use io::{
+pub use files::io::{
     create_fresh, file_label, file_version, open_regular, replace_file, LoadError, BLOCK_NODES, FORMAT_VERSION, MAGIC,
 };
+pub use files::stored::{checked_size_and_checksum, StoredBdd};
+pub use footprint::{model_bytes, CACHE_ENTRY_BYTES};
 pub use manager::{Manager, Renaming, VarSet};
-pub use model::{model_bytes, CACHE_ENTRY_BYTES};
-pub use node::{Bdd, Level, Var, MAX_VARS};
-pub use pairing::Pairing;
+pub use ops::pairing::Pairing;
 pub use stats::{GcReport, Stats};
-pub use stored::{checked_size_and_checksum, StoredBdd};
+pub use store::huge::{on_failure as on_allocation_failure, HugePageAlloc};
+pub use store::node::{Bdd, Level, Var, MAX_VARS};

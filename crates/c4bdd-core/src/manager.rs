@@ -13,12 +13,12 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::cache::Cache;
-use super::config::Config;
-use super::node::{Bdd, Level, Node, Var, MAX_VARS};
-use super::stats::Stats;
-use super::unique::{Full, NodeTable};
+use crate::cache::computed::Cache;
+use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::stats::Stats;
+use crate::store::node::{Bdd, Level, Node, Var, MAX_VARS};
+use crate::store::unique::{Full, NodeTable};
 
 /// A registered set of variables, used by quantification and counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,14 +47,14 @@ pub struct Manager {
     pub(crate) table: NodeTable,
     pub(crate) cache: Cache,
     /// The three-way split's table (empty until the first `split3`).
-    pub(crate) split3_cache: super::split3_cache::Split3Cache,
+    pub(crate) split3_cache: crate::cache::split3::Split3Cache,
     pub(crate) config: Config,
     var_level: Vec<u32>,
     level_var: Vec<u32>,
     pub(crate) var_sets: Vec<VarSetData>,
     var_set_ids: FxHashMap<Vec<u32>, u32>,
     pub(crate) renamings: Vec<RenamingData>,
-    pub(crate) pairings: Vec<super::pairs::PairingData>,
+    pub(crate) pairings: Vec<crate::pairs::PairingData>,
     pub(crate) pins: FxHashMap<u32, u32>,
     pub(crate) stats: Stats,
     pub(crate) gc_next: usize,
@@ -472,7 +472,7 @@ impl Manager {
 
     /// Count one recursive step of `op` and look it up in the cache.
     #[inline(always)]
-    pub(crate) fn cached(&mut self, op: super::cache::Op, a: u32, b: u32, c: u32) -> Option<u32> {
+    pub(crate) fn cached(&mut self, op: crate::cache::computed::Op, a: u32, b: u32, c: u32) -> Option<u32> {
         self.stats.steps[op.index()] += 1;
         let hit = self.cache.get(op, a, b, c);
         if hit.is_some() {

@@ -1,10 +1,10 @@
 //! A registered pairing's tables: which pair each level belongs to, and
 //! the identity relation of each suffix of pairs (see `pairing.rs`).
 
-use super::node::TERMINAL_LEVEL;
+use crate::store::node::TERMINAL_LEVEL;
 
-/// A registered pairing of variables for [`Manager::image`](super::Manager::image) and
-/// [`Manager::preimage`](super::Manager::preimage).
+/// A registered pairing of variables for [`Manager::image`](crate::Manager::image) and
+/// [`Manager::preimage`](crate::Manager::preimage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pairing(pub(crate) u32);
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::cache::Op;
+use crate::cache::computed::Op;
 
 /// Counters of one manager since it was created. `Copy`, so a caller can take
 /// a snapshot before and after a phase and subtract.

@@ -32,19 +32,17 @@ use std::sync::atomic::Ordering;
 
 use portable_atomic::AtomicU128;
 
-use super::cache::{slot, Entry, Op};
-use super::index_table::{IndexTable, Vacancy};
-use super::manager::{Manager, Step};
-use super::node::Node;
-use super::pages::{Rec, PAGE};
-use super::pairs::PairingData;
-use super::recursor::Recursor;
-use super::shared_pages::{Part, Returned, SharedArena};
-use super::split3_cache::Split3Cache;
-use super::unique::{hash, Full};
-
-/// Recursion depth below which both branches of a step become parallel tasks.
-pub(crate) const SPAWN_DEPTH: u32 = 8;
+use crate::cache::computed::{slot, Entry, Op};
+use crate::cache::split3::Split3Cache;
+use crate::config::SPAWN_DEPTH;
+use crate::manager::{Manager, Step};
+use crate::pairs::PairingData;
+use crate::parallel::recursor::Recursor;
+use crate::store::index_table::{IndexTable, Vacancy};
+use crate::store::node::Node;
+use crate::store::pages::{Rec, PAGE};
+use crate::store::shared_pages::{Part, Returned, SharedArena};
+use crate::store::unique::{hash, Full};
 
 /// Per-thread state: statistics and this thread's part of the arena.
 #[repr(align(128))]

@@ -1,11 +1,11 @@
-//! The memory model: the bytes a run's tables take at its peak of live
+//! The memory footprint of a run: the bytes its tables take at its peak of live
 //! nodes, which the report sets beside the measured peak RSS.
 
-use super::cache::Entry;
-use super::config::Config;
-use super::index_table::{room_of, IndexTable, MAX_LOAD};
-use super::pages::{Rec, PAGE};
-use super::unique::index_growth;
+use crate::cache::computed::Entry;
+use crate::config::Config;
+use crate::store::index_table::{room_of, IndexTable, MAX_LOAD};
+use crate::store::pages::{Rec, PAGE};
+use crate::store::unique::index_growth;
 
 /// The bytes the memory model charges a run whose live nodes peaked at
 /// `peak_nodes`: a node record for each (8 bytes, `pages.rs`) and a bit of
@@ -31,7 +31,7 @@ pub const CACHE_ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 /// (past 90% full, to room for twice the nodes, a quarter more once it
 /// holds 64 MiB).
 pub(crate) fn index_bytes(peak: usize, initial: usize) -> usize {
-    let bytes = |groups: usize| groups * std::mem::size_of::<super::index_table::Group>();
+    let bytes = |groups: usize| groups * std::mem::size_of::<crate::store::index_table::Group>();
     let mut groups = IndexTable::groups_for(initial.max(2), MAX_LOAD);
     while room_of(groups) < peak {
         let held = room_of(groups) + 1;

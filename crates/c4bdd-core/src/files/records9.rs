@@ -1,5 +1,5 @@
 //! BDDs written as arrays of 9-byte records, the format of the paper's
-//! artifact (read by [`super::StoredBdd::open_records9`]): variable u8, low
+//! artifact (read by [`crate::StoredBdd::open_records9`]): variable u8, low
 //! u32, high u32, little-endian; records 0 and 1 are the terminals false
 //! and true (variable 0, both children the record itself), the nodes follow
 //! in [`Manager::post_order`], children before parents, and the root is the
@@ -7,8 +7,8 @@
 
 use std::io::Write;
 
-use super::manager::Manager;
-use super::node::{Bdd, Var};
+use crate::manager::Manager;
+use crate::store::node::{Bdd, Var};
 
 fn record(var: u8, low: u32, high: u32) -> [u8; 9] {
     let mut b = [0u8; 9];

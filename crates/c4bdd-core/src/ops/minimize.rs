@@ -7,10 +7,10 @@
 //! part of the space matters, e.g. a ply's win/draw/loss sets, whose values
 //! matter only on the reachable states of that ply.
 
-use super::cache::Op;
-use super::manager::{Manager, Step};
-use super::node::Bdd;
+use crate::cache::computed::Op;
 use crate::error::Result;
+use crate::manager::{Manager, Step};
+use crate::store::node::Bdd;
 
 impl Manager {
     /// A BDD equal to `f` on every assignment satisfying `care` (any BDD

@@ -6,11 +6,11 @@
 //! The bodies are generic over a [`Recursor`], so one body serves both the
 //! sequential and the parallel operation.
 
-use super::cache::Op;
-use super::manager::{Manager, Step, Step2};
-use super::node::Bdd;
-use super::recursor::{Recursor, Seq};
+use crate::cache::computed::Op;
 use crate::error::Result;
+use crate::manager::{Manager, Step, Step2};
+use crate::parallel::recursor::{Recursor, Seq};
+use crate::store::node::Bdd;
 
 impl Manager {
     /// `¬f`.

@@ -3,10 +3,10 @@
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::manager::{run_on, Manager, VarSet};
-use super::node::{Bdd, Node, Var};
-use super::pages::PAGE_WORDS;
-use super::reach::{self, Disjoint, Rank};
+use crate::bits::{self, Disjoint, Rank};
+use crate::manager::{run_on, Manager, VarSet};
+use crate::store::node::{Bdd, Node, Var};
+use crate::store::pages::PAGE_WORDS;
 
 impl Manager {
     /// The number of assignments to the variables of `over` that satisfy `f`.
@@ -47,7 +47,7 @@ impl Manager {
             }
         }
         above.push(set.levels.len() as u32);
-        let marks = vec![0; reach::words(self.table.slots())];
+        let marks = vec![0; bits::words(self.table.slots())];
         SatCounter { manager: self, over, above, marks, marked: 0, counts: None }
     }
 
@@ -110,7 +110,7 @@ impl Manager {
         let mut g = f.0;
         while g > 1 {
             let n = self.node(g);
-            let var = self.var_at(super::node::Level(n.level));
+            let var = self.var_at(crate::store::node::Level(n.level));
             g = if assignment[var.0 as usize] { n.high } else { n.low };
         }
         g == 1
@@ -125,14 +125,14 @@ impl Manager {
     /// marked in one bit vector over the node table's slots (a bit a slot, as
     /// the collector marks them), then the marked nodes' levels are read off.
     pub fn support_of(&self, fs: &[Bdd]) -> Vec<Var> {
-        let mut bits = vec![0u64; reach::words(self.table.slots())];
+        let mut bits = vec![0u64; bits::words(self.table.slots())];
         self.mark_from(&mut bits, &fs.iter().map(|f| f.0).collect::<Vec<_>>());
         let mut tested = vec![false; self.var_count()];
-        for g in reach::set_slots(&bits, 0) {
+        for g in bits::set_slots(&bits, 0) {
             tested[self.node(g).level as usize] = true;
         }
         let levels = tested.iter().enumerate().filter(|&(_, &t)| t);
-        levels.map(|(level, _)| self.var_at(super::node::Level(level as u32))).collect()
+        levels.map(|(level, _)| self.var_at(crate::store::node::Level(level as u32))).collect()
     }
 }
 
@@ -250,7 +250,7 @@ impl SatCounter<'_> {
             // (at deeper levels) into its own position.
             let one = |&p: &u32| -> Option<()> {
                 let first = p as usize * PAGE_WORDS;
-                for g in reach::set_slots(&self.marks[first..first + PAGE_WORDS], first) {
+                for g in bits::set_slots(&self.marks[first..first + PAGE_WORDS], first) {
                     // SAFETY: a child's position was written in an earlier
                     // level's section, which ended before this one began.
                     let v = self.node_count_of(rank, nodes.get(g), |i| unsafe { memo.get(i) })?;
@@ -281,7 +281,7 @@ impl SatCounter<'_> {
         assert!(
             m.var_sets[self.over.0 as usize].member.get(n.level as usize).copied().unwrap_or(false),
             "sat_count: the BDD depends on variable {} outside the counted set",
-            m.var_at(super::node::Level(n.level)).0
+            m.var_at(crate::store::node::Level(n.level)).0
         );
         let own = self.above[n.level as usize] + 1;
         let child = |c: u32| self.base(rank, c, &get).times_pow2(self.gap(c, own));

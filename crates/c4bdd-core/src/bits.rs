@@ -1,19 +1,10 @@
-//! Sets of node slots as bit vectors (bit `g % 64` of word `g / 64` for slot
-//! `g`), filled with the nodes reachable from given roots: the marking of the
-//! garbage collector and the memo of model counting.
-//!
-//! Invariant kept by both markers: a set bit's node has its children's bits
-//! set too once marking ends, unless a child is a terminal whose bit was left
-//! clear (terminals are never marked or traversed here; the collector sets
-//! their bits itself).
+//! Bit vectors over node slots (bit `g % 64` of word `g / 64` for slot `g`):
+//! their atomic view for marking on several threads, the slots of their set
+//! bits, dense positions of those bits, and a slice that tasks write at
+//! distinct positions.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use rayon::prelude::*;
-
-use super::pages::Nodes;
-use super::par::SPAWN_DEPTH;
+use std::sync::atomic::AtomicU64;
 
 // The atomic view of a bit vector below relies on equal layouts.
 const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
@@ -29,72 +20,6 @@ pub(crate) fn atomic(bits: &mut [u64]) -> &[AtomicU64] {
 /// Words of a bit vector over `slots` slots.
 pub(crate) fn words(slots: usize) -> usize {
     slots.div_ceil(64)
-}
-
-/// Mark every internal node reachable from `roots` whose bit is clear, and
-/// return how many were marked. A node already marked is not entered again.
-pub(crate) fn mark(nodes: Nodes, bits: &mut [u64], roots: &[u32]) -> usize {
-    let mut marked = 0;
-    let mut stack = roots.to_vec();
-    while let Some(g) = stack.pop() {
-        let (word, bit) = (g as usize / 64, 1u64 << (g % 64));
-        if g > 1 && bits[word] & bit == 0 {
-            bits[word] |= bit;
-            marked += 1;
-            let n = nodes.get(g);
-            stack.extend([n.low, n.high]);
-        }
-    }
-    marked
-}
-
-/// [`mark`] from one root on the current rayon pool: both children of a
-/// node near the top in parallel tasks, below them with an explicit stack.
-/// A node is claimed by setting its bit atomically, so each is entered once.
-pub(crate) fn mark_parallel(nodes: Nodes, bits: &[AtomicU64], f: u32, depth: u32) -> usize {
-    let claim = |g: u32| {
-        let (word, bit) = (&bits[g as usize / 64], 1u64 << (g % 64));
-        g > 1 && word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
-    };
-    if depth < SPAWN_DEPTH {
-        if !claim(f) {
-            return 0;
-        }
-        let n = nodes.get(f);
-        let (a, b) = rayon::join(
-            || mark_parallel(nodes, bits, n.low, depth + 1),
-            || mark_parallel(nodes, bits, n.high, depth + 1),
-        );
-        return 1 + a + b;
-    }
-    let mut marked = 0;
-    let mut stack = vec![f];
-    while let Some(g) = stack.pop() {
-        if claim(g) {
-            marked += 1;
-            let n = nodes.get(g);
-            stack.extend([n.low, n.high]);
-        }
-    }
-    marked
-}
-
-/// [`mark`], or with `parallel` on the current rayon pool: the roots in
-/// parallel, each by [`mark_parallel`].
-pub(crate) fn mark_roots(nodes: Nodes, bits: &mut [u64], roots: &[u32], parallel: bool) -> usize {
-    if !parallel {
-        return mark(nodes, bits, roots);
-    }
-    let bits = atomic(bits);
-    roots.par_iter().map(|&r| mark_parallel(nodes, bits, r, 0)).sum()
-}
-
-impl super::manager::Manager {
-    /// [`mark_roots`] on the manager's pool if it has one, else on the calling thread.
-    pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
-        let nodes = self.table.nodes();
-        super::manager::run_on(self.pool.as_deref(), |parallel| mark_roots(nodes, bits, roots, parallel))
-    }
 }
 
 /// The slots of the set bits of `words`, whose first word is word `first`

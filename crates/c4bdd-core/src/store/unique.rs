@@ -13,11 +13,11 @@
 
 use rayon::prelude::*;
 
-use super::index_table::{IndexTable, Vacancy, MAX_LOAD};
-use super::memory::{grown_capacity, reserve_total};
-use super::node::NIL;
-use super::pages::{Arena, Nodes, Rec, MAX_SLOTS, NO_LEVEL, PAGE};
-use super::shared_pages::{Returned, SharedArena};
+use crate::store::index_table::{IndexTable, Vacancy, MAX_LOAD};
+use crate::store::memory::{grown_capacity, reserve_total};
+use crate::store::node::NIL;
+use crate::store::pages::{Arena, Nodes, Rec, MAX_SLOTS, NO_LEVEL, PAGE};
+use crate::store::shared_pages::{Returned, SharedArena};
 
 /// The table is at its configured node limit (or, in a parallel
 /// operation, at the end of its reserved capacity).

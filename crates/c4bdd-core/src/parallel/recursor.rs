@@ -15,12 +15,12 @@
 
 use std::marker::PhantomData;
 
-use super::cache::Op;
-use super::manager::{Manager, Step};
-use super::node::{known_node, Node};
-use super::pairs::PairingData;
-use super::split3_cache::Split3Cache;
-use super::unique::Full;
+use crate::cache::computed::Op;
+use crate::cache::split3::Split3Cache;
+use crate::manager::{Manager, Step};
+use crate::pairs::PairingData;
+use crate::store::node::{known_node, Node};
+use crate::store::unique::Full;
 
 /// What a recursive operation needs of its tables (see the module documentation).
 pub(crate) trait Recursor: Copy + Send + Sync {

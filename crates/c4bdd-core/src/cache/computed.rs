@@ -210,7 +210,7 @@ impl Cache {
             return;
         }
         if len == 2 * old_len {
-            super::memory::reserve_total(&mut self.entries, len);
+            crate::store::memory::reserve_total(&mut self.entries, len);
             self.entries.resize(len, Entry::default());
             self.shift -= 1;
             for i in (0..old_len).rev() {

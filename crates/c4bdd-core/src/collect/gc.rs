@@ -11,11 +11,12 @@
 
 use std::time::Instant;
 
-use super::config::GcCache;
-use super::manager::{run_on, Manager};
-use super::node::Bdd;
-use super::reach;
-use super::stats::GcReport;
+use crate::bits;
+use crate::collect::reach;
+use crate::config::GcCache;
+use crate::manager::{run_on, Manager};
+use crate::stats::GcReport;
+use crate::store::node::Bdd;
 
 impl Manager {
     /// Collect every node not reachable from a pinned BDD or from `roots`.
@@ -27,7 +28,7 @@ impl Manager {
         let keep_cache = self.config.gc_cache == GcCache::Keep;
         let (table, cache, split3) = (&mut self.table, &mut self.cache, &mut self.split3_cache);
         let collect = |parallel: bool| {
-            let mut marked = vec![0u64; reach::words(table.slots())];
+            let mut marked = vec![0u64; bits::words(table.slots())];
             marked[0] |= 0b11;
             reach::mark_roots(table.nodes(), &mut marked, &roots, parallel);
             // The three-way split's entries are not checked one by one: its
@@ -62,5 +63,13 @@ impl Manager {
     /// Live-node count at which `maybe_gc` will next collect.
     pub fn gc_threshold(&self) -> usize {
         self.gc_next
+    }
+}
+
+impl Manager {
+    /// [`reach::mark_roots`] on the manager's pool if it has one, else on the calling thread.
+    pub(crate) fn mark_from(&self, bits: &mut [u64], roots: &[u32]) -> usize {
+        let nodes = self.table.nodes();
+        run_on(self.pool.as_deref(), |parallel| reach::mark_roots(nodes, bits, roots, parallel))
     }
 }

@@ -17,14 +17,14 @@
 //! identity relation of each suffix of pairs (pinned until
 //! [`Manager::release_pairing`]) to detect this in O(1).
 
-use super::apply::apply;
-use super::cache::Op;
-use super::manager::{Manager, Step};
-use super::node::{Bdd, Var};
-pub use super::pairs::Pairing;
-use super::pairs::{PairingData, NO_PAIR};
-use super::recursor::{Recursor, Seq};
+use crate::cache::computed::Op;
 use crate::error::{Error, Result};
+use crate::manager::{Manager, Step};
+use crate::ops::apply::apply;
+pub use crate::pairs::Pairing;
+use crate::pairs::{PairingData, NO_PAIR};
+use crate::parallel::recursor::{Recursor, Seq};
+use crate::store::node::{Bdd, Var};
 
 /// The cofactors of an in-place product step `(f, t)` at the upper level
 /// `x`: `(f0, f1)`, then for each value `v` of the result's variable the

@@ -26,7 +26,7 @@
 
 use rayon::prelude::*;
 
-use super::node::{Node, NIL, TERMINAL_LEVEL};
+use crate::store::node::{Node, NIL, TERMINAL_LEVEL};
 
 /// Slots per page: `2^PAGE_BITS`.
 pub(crate) const PAGE_BITS: u32 = 12;
@@ -374,7 +374,7 @@ impl Source for Arena {
                 if (p + 1) * PAGE > MAX_SLOTS {
                     return None;
                 }
-                super::memory::reserve_more(&mut self.recs, PAGE);
+                crate::store::memory::reserve_more(&mut self.recs, PAGE);
                 self.recs.resize((p + 1) * PAGE, Rec::FREE);
                 self.levels.push(NO_LEVEL);
                 self.bitmap.resize((p + 1) * PAGE_WORDS, 0);

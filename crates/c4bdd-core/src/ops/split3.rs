@@ -14,13 +14,13 @@
 //! Its computed table is its own (`split3_cache.rs`): a step has three node
 //! operands and three results.
 
-use super::apply::split;
-use super::cache::Op;
-use super::manager::Manager;
-use super::node::Bdd;
-use super::recursor::{Recursor, Seq};
-use super::unique::Full;
+use crate::cache::computed::Op;
 use crate::error::Result;
+use crate::manager::Manager;
+use crate::ops::apply::split;
+use crate::parallel::recursor::{Recursor, Seq};
+use crate::store::node::Bdd;
+use crate::store::unique::Full;
 
 /// The result of a recursive three-way step.
 pub(crate) type Step3 = std::result::Result<(u32, u32, u32), Full>;

@@ -3,7 +3,7 @@
 //! per variable, whatever the file's size, and needs no manager.
 //!
 //! Two formats:
-//! - [`StoredBdd::open`]: c4bdd's own ([`super::io`], version 3). Opening
+//! - [`StoredBdd::open`]: c4bdd's own ([`crate::files::io`], version 3). Opening
 //!   reads the header and the tail (roots and block checksums) and checks
 //!   them against the index checksum; every block of node records a walk
 //!   touches is checked against its checksum before it is used.
@@ -25,9 +25,9 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use super::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, MAX_LABEL, NODE_BYTES};
-use super::node::MAX_VARS;
 use crate::error::{Error, Result};
+use crate::files::io::{header_bytes, BLOCK_NODES, FORMAT_VERSION, MAGIC, MAX_LABEL, NODE_BYTES};
+use crate::store::node::MAX_VARS;
 
 /// Blocks kept in memory per file (least recently used out first).
 const CACHED_BLOCKS: usize = 256;
@@ -78,7 +78,7 @@ fn read_at(file: &File, path: &Path, at: u64, len: usize) -> Result<Vec<u8>> {
 /// checksum was found to match every byte before it (read a megabyte at a
 /// time, so a file of any size takes no more memory).
 pub fn checked_size_and_checksum(path: &Path) -> Result<(u64, u32)> {
-    let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let file = crate::files::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
     let bad = |reason: &str| Error::BadFile { path: path.to_path_buf(), reason: reason.into() };
     if len < MAGIC.len() as u64 + 4 || read_at(&file, path, 0, MAGIC.len())? != MAGIC[..] {
@@ -108,7 +108,8 @@ impl StoredBdd {
     /// and the file's length; the node records are read when walked.
     pub fn open(path: &Path, label: &str) -> Result<StoredBdd> {
         let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
-        let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let file =
+            crate::files::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
         let fixed = read_at(&file, path, 0, 16.min(len as usize))?;
         if fixed.len() < 16 || &fixed[..8] != MAGIC {
@@ -174,7 +175,8 @@ impl StoredBdd {
     /// `1..=vars` in level order); its one root is the last record.
     pub fn open_records9(path: &Path, vars: u32) -> Result<StoredBdd> {
         let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
-        let file = super::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let file =
+            crate::files::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
         if len == 0 || len % RECORD9_BYTES != 0 || len / RECORD9_BYTES > u32::MAX as u64 {
             return Err(bad(format!("{len} bytes is not a whole number of 9-byte records")));
@@ -246,11 +248,11 @@ impl StoredBdd {
     /// an id without a variable is an error too. The result is not pinned.
     pub fn load_into(
         &mut self,
-        m: &mut super::Manager,
+        m: &mut crate::Manager,
         root: u32,
-        var_of: &[Option<super::Var>],
-    ) -> Result<super::Bdd> {
-        let mut built: HashMap<u32, super::Bdd> = HashMap::new();
+        var_of: &[Option<crate::Var>],
+    ) -> Result<crate::Bdd> {
+        let mut built: HashMap<u32, crate::Bdd> = HashMap::new();
         self.build(m, root, None, var_of, &mut built)
     }
 
@@ -258,14 +260,14 @@ impl StoredBdd {
     /// `above`; `built` holds the nodes built so far.
     fn build(
         &mut self,
-        m: &mut super::Manager,
+        m: &mut crate::Manager,
         at: u32,
         above: Option<u32>,
-        var_of: &[Option<super::Var>],
-        built: &mut HashMap<u32, super::Bdd>,
-    ) -> Result<super::Bdd> {
+        var_of: &[Option<crate::Var>],
+        built: &mut HashMap<u32, crate::Bdd>,
+    ) -> Result<crate::Bdd> {
         if let Some(t) = self.terminal(at) {
-            return Ok(if t { super::Bdd::TRUE } else { super::Bdd::FALSE });
+            return Ok(if t { crate::Bdd::TRUE } else { crate::Bdd::FALSE });
         }
         let r = self.record(at)?;
         let level = self.level.get(r.var as usize).copied().unwrap_or(u32::MAX);

@@ -3,10 +3,10 @@
 //! Variable sets and renamings are registered with the manager; their index
 //! is part of the cache key, so results of different sets never mix.
 
-use super::cache::Op;
-use super::manager::{Manager, Renaming, Step, VarSet};
-use super::node::{Bdd, Var};
+use crate::cache::computed::Op;
 use crate::error::Result;
+use crate::manager::{Manager, Renaming, Step, VarSet};
+use crate::store::node::{Bdd, Var};
 
 impl Manager {
     /// `∃ vars: f`.

@@ -25,7 +25,7 @@
 //! returns a BDD from a file that fails any check. The label lies inside the
 //! checksummed bytes, so a file cannot be passed off as another (a swapped
 //! ply, another board). The block checksums let a reader that walks a file in
-//! place ([`super::stored`]) check the header, the roots and each block it
+//! place ([`crate::files::stored`]) check the header, the roots and each block it
 //! touches without reading the rest. Version 2 files (the same without
 //! `blocks` and `index`) still load.
 
@@ -33,10 +33,10 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
 
-use super::manager::{run_on, Manager};
-use super::node::{Bdd, Level, Var};
-use super::reach::{self, Rank};
+use crate::bits::{self, Rank};
 use crate::error::{Error, Result};
+use crate::manager::{run_on, Manager};
+use crate::store::node::{Bdd, Level, Var};
 
 /// The magic bytes at the start of every BDD file.
 pub const MAGIC: &[u8; 8] = b"C4BDDSET";
@@ -292,7 +292,7 @@ impl Manager {
 
     /// The file indices of the nodes below `roots`, none assigned yet.
     pub(super) fn file_index(&self, roots: &[Bdd]) -> FileIndex {
-        let mut bits = vec![0u64; reach::words(self.table.slots())];
+        let mut bits = vec![0u64; bits::words(self.table.slots())];
         let count = self.mark_from(&mut bits, &roots.iter().map(|r| r.0).collect::<Vec<_>>());
         let rank = Rank::new(&bits);
         FileIndex { bits, rank, local: vec![0; count] }

@@ -20,8 +20,8 @@
 
 use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicUsize, Ordering};
 
-use super::pages::{Arena, Claim, Rec, Source, NO_LEVEL, PAGE, PAGE_WORDS};
-use super::reach::atomic;
+use crate::bits::atomic;
+use crate::store::pages::{Arena, Claim, Rec, Source, NO_LEVEL, PAGE, PAGE_WORDS};
 
 /// One thread's part of the arena in a parallel operation.
 #[derive(Default)]
@@ -129,7 +129,7 @@ impl<'a> SharedArena<'a> {
     pub fn level(&self, i: u32) -> u32 {
         // SAFETY: a published slot's page was claimed, and its level written,
         // before the slot was published.
-        unsafe { *self.levels.add((i >> super::pages::PAGE_BITS) as usize) }
+        unsafe { *self.levels.add((i >> crate::store::pages::PAGE_BITS) as usize) }
     }
 
     /// What the arena needs back from the operation: see [`Arena::finish_parallel`].

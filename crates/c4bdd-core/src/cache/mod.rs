@@ -1,0 +1,2 @@
+pub(crate) mod computed;
+pub(crate) mod split3;

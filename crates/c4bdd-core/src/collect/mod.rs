@@ -1,0 +1,2 @@
+pub(crate) mod gc;
+pub(crate) mod reach;

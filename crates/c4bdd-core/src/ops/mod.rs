@@ -1,0 +1,6 @@
+pub(crate) mod apply;
+pub(crate) mod count;
+pub(crate) mod minimize;
+pub(crate) mod pairing;
+pub(crate) mod quant;
+pub(crate) mod split3;

@@ -1,0 +1,2 @@
+pub(crate) mod pool;
+pub(crate) mod recursor;
