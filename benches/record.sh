@@ -5,10 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sha=$(git rev-parse --short HEAD)
-dirty=$(git diff --quiet HEAD -- src benches Cargo.toml && echo clean || echo dirty)
+dirty=$(git diff --quiet HEAD -- src crates benches Cargo.toml && echo clean || echo dirty)
 out="results/bench/$(date -u +%Y-%m-%d)-$(hostname -s)-$sha"
 mkdir -p "$out"
-cmd=(cargo bench --bench bdd_ops -- "$@")
+cmd=(cargo bench --workspace --bench ops --bench connect4 -- "$@")
 "${cmd[@]}" 2>&1 | tee "$out/criterion.log"
 {
   echo "command: ${cmd[*]}"

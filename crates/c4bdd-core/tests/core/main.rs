@@ -7,4 +7,5 @@ mod gc;
 mod io;
 mod laws;
 mod parallel;
+mod props;
 mod random;
