@@ -1,35 +1,21 @@
-//! The library's error type. Every variant carries the numbers a user needs
-//! to act on it, and its message is one line.
+//! The library's error type: the BDD core's errors, and the game's and the
+//! passes' own. Every variant carries the numbers a user needs to act on it,
+//! and its message is one line.
 
-use std::path::PathBuf;
+pub use crate::bdd::Error as CoreError;
 
 /// Errors of the c4bdd library.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The node table reached its configured limit during an operation.
-    #[error("node limit reached: {live} live nodes, limit {capacity}")]
-    NodeLimit { capacity: u64, live: u64 },
+    /// An error of the BDD core: the node limit, a bad variable, order or
+    /// thread count, a bad file or an I/O error on one (its message as is).
+    #[error(transparent)]
+    Core(#[from] CoreError),
 
     /// A run's cost passed the bound its observer set: an order search's
     /// candidate that can no longer be the cheapest, stopped after `ply`.
     #[error("cost {cost} above the bound {bound} at ply {ply}")]
     CostBound { ply: u32, cost: u64, bound: u64 },
-
-    /// The pool of the parallel operations could not be started.
-    #[error("cannot start {threads} threads: {reason}")]
-    ThreadPool { threads: usize, reason: String },
-
-    /// A variable index outside the manager's variables.
-    #[error("unknown variable {var}: the manager has {count} variables")]
-    UnknownVar { var: u32, count: u32 },
-
-    /// A variable order that is not a permutation of the manager's variables.
-    #[error("invalid variable order: {reason}")]
-    InvalidOrder { reason: String },
-
-    /// Too many variables for one manager.
-    #[error("too many variables: {requested} requested, at most {max}")]
-    TooManyVars { requested: usize, max: usize },
 
     /// A cut of the partitioned pass that names no cell of the board.
     #[error("the cut: {reason}")]
@@ -42,34 +28,27 @@ pub enum Error {
     /// A move string that cannot be played.
     #[error("bad moves \"{moves}\": {reason}")]
     BadMoves { moves: String, reason: String },
-
-    /// A file that is not what c4bdd expects (bad magic, version, layout, checksum, ...).
-    #[error("{}: {reason}", path.display())]
-    BadFile { path: PathBuf, reason: String },
-
-    /// An I/O error on a named file.
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
 }
 
-impl From<crate::bdd::Error> for Error {
-    /// The core's errors keep their variant and numbers.
-    fn from(e: crate::bdd::Error) -> Error {
-        use crate::bdd::Error as Core;
-        match e {
-            Core::NodeLimit { capacity, live } => Error::NodeLimit { capacity, live },
-            Core::ThreadPool { threads, reason } => Error::ThreadPool { threads, reason },
-            Core::UnknownVar { var, count } => Error::UnknownVar { var, count },
-            Core::InvalidOrder { reason } => Error::InvalidOrder { reason },
-            Core::TooManyVars { requested, max } => Error::TooManyVars { requested, max },
-            Core::BadFile { path, reason } => Error::BadFile { path, reason },
-            Core::Io { path, source } => Error::Io { path, source },
-        }
+impl Error {
+    /// Whether this is the core's node limit (a run that may be collected and retried).
+    pub fn is_node_limit(&self) -> bool {
+        matches!(self, Error::Core(CoreError::NodeLimit { .. }))
     }
+}
+
+/// The core's error an error chain carries: a [`CoreError`] itself (passed on
+/// by `?` from a core operation) or one this crate's [`Error`] wraps.
+pub fn core_error(err: &anyhow::Error) -> Option<&CoreError> {
+    err.chain().find_map(|e| match e.downcast_ref::<Error>() {
+        Some(Error::Core(core)) => Some(core),
+        _ => e.downcast_ref::<CoreError>(),
+    })
+}
+
+/// Whether an error chain carries the core's node limit.
+pub fn is_node_limit(err: &anyhow::Error) -> bool {
+    matches!(core_error(err), Some(CoreError::NodeLimit { .. }))
 }
 
 /// Invalid input that the library's own checks found (a run's settings, a
@@ -95,5 +74,25 @@ pub fn toml_message(text: &str, e: &toml::de::Error) -> String {
     match e.span() {
         Some(span) => format!("line {}: {first}", text[..span.start].matches('\n').count() + 1),
         None => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A core error is found whether `?` passed it on bare or wrapped in the
+    /// crate's error, under any context: exit statuses and retries see it alike.
+    #[test]
+    fn the_core_error_is_found_bare_or_wrapped() {
+        let limit = || CoreError::NodeLimit { capacity: 8, live: 8 };
+        let bare = anyhow::Error::new(limit()).context("ply 3");
+        let wrapped = anyhow::Error::new(Error::from(limit())).context("ply 3");
+        for err in [&bare, &wrapped] {
+            assert!(is_node_limit(err), "{err:#}");
+        }
+        let other = anyhow::Error::new(Error::BadCut { reason: "no cell".into() });
+        assert!(core_error(&other).is_none() && !is_node_limit(&other));
+        assert_eq!(Error::from(limit()).to_string(), limit().to_string(), "the core's message as is");
     }
 }

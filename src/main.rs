@@ -4,6 +4,7 @@ use clap::Parser;
 
 use c4bdd::cli::{Cli, InputError};
 use c4bdd::commands::run;
+use c4bdd::error::CoreError;
 use c4bdd::Error;
 
 /// Large blocks (the BDD tables) in huge pages: see [`c4bdd::bdd::HugePageAlloc`].
@@ -98,17 +99,19 @@ fn exit_status(err: &anyhow::Error) -> u8 {
     if err.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(c4bdd::error::is_disk_full)) {
         return 1;
     }
-    match err.downcast_ref::<Error>() {
-        Some(Error::NodeLimit { .. }) => EXIT_LIMIT,
+    match c4bdd::error::core_error(err) {
+        Some(CoreError::NodeLimit { .. }) => return EXIT_LIMIT,
         Some(
-            Error::UnsupportedBoard { .. }
-            | Error::BadMoves { .. }
-            | Error::InvalidOrder { .. }
-            | Error::UnknownVar { .. }
-            | Error::TooManyVars { .. }
-            | Error::BadFile { .. }
-            | Error::Io { .. },
-        ) => EXIT_INPUT,
+            CoreError::InvalidOrder { .. }
+            | CoreError::UnknownVar { .. }
+            | CoreError::TooManyVars { .. }
+            | CoreError::BadFile { .. }
+            | CoreError::Io { .. },
+        ) => return EXIT_INPUT,
+        Some(CoreError::ThreadPool { .. }) | None => {}
+    }
+    match err.downcast_ref::<Error>() {
+        Some(Error::UnsupportedBoard { .. } | Error::BadMoves { .. }) => EXIT_INPUT,
         _ if err.downcast_ref::<InputError>().is_some() => EXIT_INPUT,
         _ if err.downcast_ref::<c4bdd::experiment::SpecError>().is_some() => EXIT_INPUT,
         _ => 1,

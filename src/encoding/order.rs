@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use super::rule::OrderRule;
 use super::{EncodingKind, StateVar};
-use crate::error::{Error, Result};
+use crate::error::{CoreError, Error, Result};
 use crate::game::{BoardSize, MAX_SIDE};
 
 /// How a named order ranks a cell (column and row, 0-based, on a board):
@@ -115,7 +115,7 @@ fn arrange_columns(columns: &[u32], vars: &[StateVar], size: BoardSize) -> Resul
     if !sorted.iter().copied().eq(1..=w) {
         let reason =
             format!("{}: not a permutation of the columns 1..={w}", OrderSpec::Columns(columns.to_vec()).name());
-        return Err(Error::InvalidOrder { reason });
+        return Err(CoreError::InvalidOrder { reason }.into());
     }
     let rank = |c: i32| columns.iter().position(|&k| k == c as u32 + 1).unwrap_or(0) as i32;
     Ok(arrange_by(vars, |c, r| (rank(c), r)))
@@ -170,7 +170,7 @@ fn names_of(vars: &[StateVar]) -> String {
 
 /// The variables in the order of `names` (read from `source`).
 fn arrange_named(source: &str, names: &[String], vars: &[StateVar]) -> Result<Vec<usize>> {
-    let invalid = |reason: String| Error::InvalidOrder { reason: format!("{source}: {reason}") };
+    let invalid = |reason: String| Error::from(CoreError::InvalidOrder { reason: format!("{source}: {reason}") });
     let mut placed = vec![false; vars.len()];
     let mut out = Vec::with_capacity(vars.len());
     for name in names {

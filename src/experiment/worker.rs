@@ -94,7 +94,7 @@ pub fn run(json: &str) -> Result<()> {
     match result {
         Ok(finished) => emit(&Line::Done(finished.totals)),
         Err(stopped) => {
-            let node_limit = matches!(stopped.error.downcast_ref(), Some(crate::Error::NodeLimit { .. }));
+            let node_limit = crate::error::is_node_limit(&stopped.error);
             let reached = *stopped.reached;
             emit(&if node_limit { Line::NodeLimit(reached) } else { Line::Stopped(reached) })?;
             Err(stopped.error)

@@ -116,8 +116,8 @@ impl Measure {
         let mut sizes = Sizes { sizes: Vec::new(), cost: self.cost, bound, last };
         let (finished, cut_at, peak_nodes) = match execute(&spec, &mut sizes) {
             Ok(f) => (true, None, f.totals.peak_nodes),
+            Err(stopped) if crate::error::is_node_limit(&stopped.error) => (false, None, stopped.reached.peak_nodes),
             Err(stopped) => match stopped.error.downcast_ref() {
-                Some(crate::Error::NodeLimit { .. }) => (false, None, stopped.reached.peak_nodes),
                 Some(crate::Error::CostBound { ply, .. }) => (false, Some(*ply), stopped.reached.peak_nodes),
                 _ => return Err(stopped.error),
             },

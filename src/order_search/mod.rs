@@ -145,7 +145,7 @@ pub fn search(
     let first = Candidate { levels: start.clone(), how: "start".into() };
     let start_eval = first_evaluation(&mut eval, &first, observer)?;
     let Some(_) = start_eval.cost else {
-        let reached = crate::error::Error::NodeLimit {
+        let reached = crate::error::CoreError::NodeLimit {
             capacity: m.max_nodes.map_or(0, |n| n as u64),
             live: start_eval.peak_nodes,
         };

@@ -462,7 +462,9 @@ fn value_positions(
     }
     drop(search);
     match probe.failures().first() {
-        Some((_, why)) => Err(crate::error::Error::BadFile { path: solution.to_path_buf(), reason: why.clone() }),
+        Some((_, why)) => {
+            Err(crate::error::CoreError::BadFile { path: solution.to_path_buf(), reason: why.clone() }.into())
+        }
         None => Ok(()),
     }
 }

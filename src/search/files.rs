@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::bdd::Bdd;
 use crate::encoding::{Frame, StateSpace};
-use crate::error::{Error, Result};
+use crate::error::{CoreError, Error, Result};
 
 /// The least time between two saves of an image or pre-image part way, by
 /// default: a ply of the 7x6 solve or the 7x7 count takes hours, a save of a
@@ -43,12 +43,12 @@ pub(crate) fn json_crc(value: &impl serde::Serialize) -> u32 {
 
 /// A file that is not what c4bdd expects.
 pub(crate) fn bad(path: &Path, reason: impl Into<String>) -> Error {
-    Error::BadFile { path: path.to_path_buf(), reason: reason.into() }
+    Error::Core(CoreError::BadFile { path: path.to_path_buf(), reason: reason.into() })
 }
 
 /// Map an I/O error to one that names `path`.
 pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.to_path_buf(), source }
+    move |source| Error::Core(CoreError::Io { path: path.to_path_buf(), source })
 }
 
 /// Create `dir` if needed and check that a file can be written in it.

@@ -18,7 +18,7 @@ pub(crate) fn with_retry<T, E: Into<Error>>(
     mut op: impl FnMut(&mut Manager) -> std::result::Result<T, E>,
 ) -> Result<T> {
     match op(m).map_err(Into::into) {
-        Err(Error::NodeLimit { .. }) => {
+        Err(e) if e.is_node_limit() => {
             m.gc(roots);
             op(m).map_err(Into::into)
         }

@@ -595,7 +595,7 @@ fn a_split_pre_image_taken_up_after_any_step_is_the_whole_pre_image() {
             space.manager.pin(joined.union);
             saved = joined;
             if joined.steps == stop {
-                Err(c4bdd::Error::NodeLimit { capacity: 0, live: 0 })
+                Err(c4bdd::error::CoreError::NodeLimit { capacity: 0, live: 0 }.into())
             } else {
                 space.manager.unpin(joined.union);
                 Ok(())

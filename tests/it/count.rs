@@ -126,5 +126,5 @@ fn column_permutation_orders_levels_as_listed() {
         assert_eq!(plain.arrangement, cols.arrangement, "{kind}: the identity permutation is column-wise");
     }
     let bad = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::Columns(vec![1, 2, 3, 4]), Config::default());
-    assert!(matches!(bad, Err(c4bdd::error::Error::InvalidOrder { .. })));
+    assert!(matches!(bad, Err(c4bdd::Error::Core(c4bdd::error::CoreError::InvalidOrder { .. }))));
 }

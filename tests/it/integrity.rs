@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use c4bdd::bdd::Config;
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-use c4bdd::error::Error;
+use c4bdd::error::CoreError;
 use c4bdd::game::explicit::ExplicitSolution;
 use c4bdd::game::BoardSize;
 use c4bdd::search::{solve, ForwardOptions, Manifest, Solution, SolutionWriter};
@@ -246,7 +246,7 @@ fn a_solve_killed_between_plies_leaves_the_plies_it_stored() {
             |s, ply, win, lost| {
                 writer.store(s, ply, win, lost)?;
                 match ply == stop {
-                    true => Err(Error::NodeLimit { capacity: 0, live: 0 }),
+                    true => Err(CoreError::NodeLimit { capacity: 0, live: 0 }.into()),
                     false => Ok(()),
                 }
             },

@@ -3,7 +3,7 @@
 
 use c4bdd::bdd::Config;
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-use c4bdd::error::Error;
+use c4bdd::error::{CoreError, Error};
 use c4bdd::game::explicit::{self, ExplicitSolution};
 use c4bdd::game::BoardSize;
 use c4bdd::search::{forward, solve, ForwardOptions, ImageStrategy};
@@ -110,7 +110,9 @@ fn a_parallel_operation_at_the_node_limit_reports_it() {
     let config = Config { max_nodes: 20_000, ..threads(2) };
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
     match forward(&mut space, &ForwardOptions::default(), false, |_| {}) {
-        Err(Error::NodeLimit { capacity, live }) => assert!(capacity == 20_000 && live <= 20_000, "{live}"),
+        Err(Error::Core(CoreError::NodeLimit { capacity, live })) => {
+            assert!(capacity == 20_000 && live <= 20_000, "{live}")
+        }
         other => panic!("expected a node-limit error, got {:?}", other.map(|(s, _)| s.positions)),
     }
     space.manager.check().unwrap();

@@ -200,7 +200,7 @@ fn load_union(
         }
         // A load that meets the node limit is retried after a collection.
         let f = match ctx.store.load(space, r, set, frame) {
-            Err(crate::Error::NodeLimit { .. }) => {
+            Err(e) if e.is_node_limit() => {
                 space.manager.gc(&[union]);
                 ctx.store.load(space, r, set, frame)?
             }
