@@ -432,14 +432,19 @@ fn a_sweep_reports_its_own_archives_beside_the_project_report() {
         std::fs::copy(repo_file(&format!("reference/{file}")), reference.join(file)).unwrap();
     }
     let spec = write_spec(dir.path(), "tiny", "[grid]\nboards = [\"3x3\", \"4x3\"]\n");
-    let out = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(["sweep", spec.to_str().unwrap(), "--report", "--quiet"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("files written in plots/tiny"), "{stdout}");
+    // `sweep SPEC --report ARGS` in the folder: its report is in plots/tiny.
+    let report = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
+            .args(["sweep", spec.to_str().unwrap(), "--report", "--quiet"])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("files written in plots/tiny"), "{args:?}: {stdout}");
+    };
+    report(&[]);
     let table = std::fs::read_to_string(dir.path().join("plots/tiny/table1.md")).unwrap();
     let row: Vec<&str> = table.lines().find(|l| l.starts_with("| 4x3 |")).unwrap().split(" | ").collect();
     assert_eq!((row[1], row[3]), (row[2], "yes"), "4x3 counted, equal to the paper's row: {row:?}");
@@ -448,13 +453,6 @@ fn a_sweep_reports_its_own_archives_beside_the_project_report() {
     assert!(!dir.path().join("paper-repro.md").exists() && !dir.path().join("plots/README.md").exists());
 
     // With --out the archive is that folder alone; the report is still named after the spec.
-    let out = Command::new(env!("CARGO_BIN_EXE_c4bdd"))
-        .args(["sweep", spec.to_str().unwrap(), "--report", "--quiet", "--out", "elsewhere/run1"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("files written in plots/tiny"), "{stdout}");
+    report(&["--out", "elsewhere/run1"]);
     assert!(!dir.path().join("plots/run1").exists() && !dir.path().join("plots/elsewhere").exists());
 }
