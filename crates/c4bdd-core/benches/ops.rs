@@ -15,21 +15,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criteri
 #[global_allocator]
 static ALLOCATOR: c4bdd_core::HugePageAlloc = c4bdd_core::HugePageAlloc;
 
-/// "Exactly k of `x` are true", built by dynamic programming over the variables.
-fn exactly_k(m: &mut Manager, x: &[Var], k: usize) -> Bdd {
-    let mut counts = vec![Bdd::TRUE];
-    for &v in x {
-        let (pos, neg) = (m.literal(v, true).unwrap(), m.literal(v, false).unwrap());
-        let mut next = Vec::with_capacity(counts.len() + 1);
-        for j in 0..=counts.len() {
-            let stay = if j < counts.len() { m.and(counts[j], neg).unwrap() } else { Bdd::FALSE };
-            let step = if j > 0 { m.and(counts[j - 1], pos).unwrap() } else { Bdd::FALSE };
-            next.push(m.or(stay, step).unwrap());
-        }
-        counts = next;
-    }
-    counts[k]
-}
+#[path = "../tests/core/families.rs"]
+mod families;
+use families::exactly_k;
 
 /// A manager with `2n` interleaved variables x_i (even) and y_i (odd).
 fn frames(n: usize) -> (Manager, Vec<Var>, Vec<Var>) {

@@ -1,27 +1,10 @@
 //! Garbage collection, statistics and the node limit.
 
 use c4bdd_core::Error;
-use c4bdd_core::{Bdd, Config, Manager, Var};
+use c4bdd_core::{Bdd, Config, Manager};
 
 use crate::common::truth_table;
-
-/// "Exactly k of the variables are true", a family whose size grows as n·k.
-fn exactly_k(m: &mut Manager, x: &[Var], k: usize) -> Bdd {
-    // counts[j] = "exactly j of the variables seen so far are true".
-    let mut counts = vec![Bdd::TRUE];
-    for &v in x {
-        let pos = m.literal(v, true).unwrap();
-        let neg = m.literal(v, false).unwrap();
-        let mut next = Vec::with_capacity(counts.len() + 1);
-        for j in 0..=counts.len() {
-            let stay = if j < counts.len() { m.and(counts[j], neg).unwrap() } else { Bdd::FALSE };
-            let step = if j > 0 { m.and(counts[j - 1], pos).unwrap() } else { Bdd::FALSE };
-            next.push(m.or(stay, step).unwrap());
-        }
-        counts = next;
-    }
-    counts[k]
-}
+use crate::families::exactly_k;
 
 fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))

@@ -3,6 +3,7 @@
 
 mod common;
 mod example;
+mod families;
 mod gc;
 mod io;
 mod laws;
