@@ -3,7 +3,11 @@
 # round: the measurement that a change to the code costs no speed.
 #
 # usage: experiments/ab/compare.sh OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB...
-#   JOB is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1 or solve:6x5:2:center-out
+#   JOB is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1 or solve:6x5:2:center-out,
+#   or parts:BOARD:THREADS:ORDER:TOP:CELLS, the partitioned pass alone, e.g.
+#   parts:6x5:1:paper:22:c3r1,c3r2,c3r3,c4r1,c4r2: the whole pass down to ply
+#   TOP once (by the old binary, not timed) into a checkpoint that each run
+#   copies, then `solve --parts CELLS` down to ply 0 timed
 #
 # In odd rounds the old binary runs each job first, in even rounds the new one,
 # so that the machine's drift meets both alike. Writes OUT_DIR/times.csv
@@ -22,8 +26,9 @@ for bin in "$old" "$new"; do
   [ -x "$bin" ] || { echo "not an executable: '$bin'" >&2; exit 2; }
 done
 for job in "$@"; do
-  [[ $job =~ ^(count|solve):[0-9]+x[0-9]+:[0-9]+(:[a-z:,0-9-]+)?$ ]] ||
-    { echo "a job is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1: '$job'" >&2; exit 2; }
+  [[ $job =~ ^(count|solve):[0-9]+x[0-9]+:[0-9]+(:[a-z:,0-9-]+)?$ ||
+     $job =~ ^parts:[0-9]+x[0-9]+:[0-9]+:[a-z,0-9-]+:[0-9]+:[a-z0-9,]+$ ]] ||
+    { echo "a job is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1, or parts:BOARD:THREADS:ORDER:TOP:CELLS: '$job'" >&2; exit 2; }
 done
 mkdir -p "$out"
 {
@@ -44,17 +49,38 @@ trap 'rm -rf "$scratch"' EXIT
 results() {
   local pass=$1 file=$2
   local cols=ply,states,bdd_nodes
-  [ "$pass" = solve ] && cols=ply,won,drawn,lost,terminal
+  [ "$pass" != count ] && cols=ply,won,drawn,lost,terminal
   awk -F, -v cols="$cols" -f "$here/../columns.awk" "$file"
 }
 
-# run ROUND JOB LABEL BIN: time one run, append its row, keep its results.
+# seed JOB: for a parts job, its whole pass down to TOP by the old binary,
+# once, in $scratch/seed-N (N the job's number).
+seeds=0
+seed() {
+  local pass board threads order top cells
+  IFS=: read -r pass board threads order top cells <<< "$1"
+  seeds=$((seeds + 1))
+  [ "$pass" = parts ] || return 0
+  "$old" solve -W "${board%x*}" -H "${board#*x}" --threads "$threads" --order "$order" \
+    --checkpoint "$scratch/seed-$seeds" --down-to "$top" > "$scratch/seed.log" 2>&1 ||
+    { echo "the whole pass of $1 failed:" >&2; tail -3 "$scratch/seed.log" >&2; exit 1; }
+}
+
+# run ROUND JOB N LABEL BIN: time one run of job number N, append its row,
+# keep its results.
 run() {
-  local round=$1 job=$2 label=$3 bin=$4
-  local pass board threads order w h
-  IFS=: read -r pass board threads order <<< "$job"
+  local round=$1 job=$2 n=$3 label=$4 bin=$5
+  local pass board threads order top cells w h
+  IFS=: read -r pass board threads order top cells <<< "$job"
+  [ "$pass" = parts ] || order=${job#*:*:*:}
+  [ "$order" = "$job" ] && order=
   w=${board%x*}; h=${board#*x}
   local args=("$pass" -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv")
+  if [ "$pass" = parts ]; then
+    rm -rf "$scratch/ck" && cp -r "$scratch/seed-$n" "$scratch/ck"
+    args=(solve -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv"
+      --checkpoint "$scratch/ck" --down-to 0 --parts "$cells")
+  fi
   [ -n "$order" ] && args+=(--order "$order")
   /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$bin" "${args[@]}" > "$scratch/log" 2>&1 ||
     { echo "$label $job failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
@@ -68,12 +94,15 @@ run() {
   results "$pass" "$scratch/$label.csv" > "$scratch/$label.results"
 }
 
+for job in "$@"; do seed "$job"; done
 for round in $(seq "$rounds"); do
+  n=0
   for job in "$@"; do
+    n=$((n + 1))
     if [ $((round % 2)) -eq 1 ]; then
-      run "$round" "$job" old "$old"; run "$round" "$job" new "$new"
+      run "$round" "$job" $n old "$old"; run "$round" "$job" $n new "$new"
     else
-      run "$round" "$job" new "$new"; run "$round" "$job" old "$old"
+      run "$round" "$job" $n new "$new"; run "$round" "$job" $n old "$old"
     fi
     cmp -s "$scratch/old.results" "$scratch/new.results" ||
       { echo "$job: the two binaries' per-ply results differ" >&2; exit 1; }

@@ -159,11 +159,18 @@ impl PartialRun {
         Some(PartialRun { source: source.to_path_buf(), key, board, plies })
     }
 
-    /// The partial pass of `key`'s board, if the key is one
-    /// (`WxH/.../down-to-K`).
+    /// The partial pass of `key`'s board, if the key is one: it stops at a
+    /// ply (`WxH/.../down-to-K`, followed by `/partitioned-CUT` and
+    /// `/part-I-of-N` for a pass in parts).
     fn down_to(source: &Path, key: String, plies: Vec<PlyRow>) -> Option<PartialRun> {
-        key.rsplit('/').next()?.strip_prefix("down-to-")?.parse::<u32>().ok()?;
-        Self::of(source, key, plies)
+        let stops = |seg: &str| seg.strip_prefix("down-to-").is_some_and(|k| k.parse::<u32>().is_ok());
+        key.split('/').any(stops).then(|| Self::of(source, key, plies))?
+    }
+
+    /// The cells a pass in parts cut each ply on (`c4r1-c4r2-...`), if it
+    /// is one.
+    pub fn partitioned(&self) -> Option<&str> {
+        self.key.split('/').find_map(|seg| seg.strip_prefix("partitioned-"))
     }
 
     /// Whether it is a count with termination (the key's pass and terminal
@@ -335,8 +342,14 @@ impl Archive {
         if let Some(run) = whole {
             return Some((&run.source, &run.plies));
         }
+        self.partial_solve(board).map(|p| (p.source.as_path(), &p.plies[..]))
+    }
+
+    /// The partial pass of `board` that reached lowest (the latest archive
+    /// among equals).
+    pub fn partial_solve(&self, board: BoardSize) -> Option<&PartialRun> {
         let partial = self.partial_solves.iter().filter(|p| p.board == board && !p.plies.is_empty());
-        partial.max_by_key(|p| p.plies.len()).map(|p| (p.source.as_path(), &p.plies[..]))
+        partial.max_by_key(|p| p.plies.len())
     }
 
     /// Boards with a finished solve, on any number of threads.

@@ -183,8 +183,33 @@ fn table2_files(out: &mut Listing, archive: &Archive, paper: &Paper, solved: &BT
     if let Some((_, ours76)) = archive.solved_plies(B76) {
         write_file(&out.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(paper, Some(ours76)))?;
         out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
+        solve_per_ply_7x6(out, ours76)?;
     }
     Ok(())
+}
+
+/// The time and the memory of each 7x6 ply solved: its seconds, and its
+/// process's peak RSS beside the nodes of its won and lost sets.
+fn solve_per_ply_7x6(out: &mut Listing, plies: &[PlyRow]) -> Result<()> {
+    let time = Chart {
+        title: "7x6 solve: time per ply",
+        x_label: "ply",
+        y_label: "seconds",
+        axes: Axes::PlyLog,
+        series: vec![plies_series("time of the ply".into(), plies, |p| p.time_s)],
+    };
+    out.chart("table2-7x6-time", &time, "the time of each 7x6 ply solved (the rows of plots/table2-7x6-paper.md)")?;
+    let memory = Chart {
+        title: "7x6 solve: memory per ply",
+        x_label: "ply",
+        y_label: "bytes",
+        axes: Axes::PlyLog,
+        series: vec![
+            plies_series("peak RSS of the ply's process".into(), plies, |p| p.peak_rss_bytes.unwrap_or(0) as f64),
+            plies_series("won and lost nodes x 8 bytes".into(), plies, |p| p.bdd_nodes as f64 * 8.0),
+        ],
+    };
+    out.chart("table2-7x6-memory", &memory, "the peak RSS of each 7x6 ply solved, beside its won and lost sets' nodes")
 }
 
 /// The paper's board.

@@ -310,10 +310,18 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
         .collect();
     let peak = |f: fn(&PlyRow) -> Option<u64>| plies.iter().filter_map(f).max().unwrap_or(0);
     let time: f64 = plies.iter().map(|p| p.time_s).sum();
+    let cut = archive.partial_solve(B76).filter(|p| p.source == source).and_then(|p| p.partitioned());
+    let how = cut.map_or(String::new(), |cut| {
+        let on = match cut.parse::<u32>() {
+            Ok(k) => format!("the top {k} variables of cells"),
+            Err(_) => format!("the cells {}", cut.replace('-', ",")),
+        };
+        format!(", the plies below those solved whole in parts cut on {on} (`solve --parts`)")
+    });
     let _ = writeln!(
         s,
-        "Ours: plies {highest} down to {lowest} ({}): {} in all, at most {} nodes in a ply's won and lost sets and {:.1} GB \
-peak RSS.\n",
+        "Ours: plies {highest} down to {lowest} ({}{how}): {} in all, at most {} nodes in a ply's won and lost sets and \
+{:.1} GB peak RSS (the paper: 128 GB).\n",
         source.display(),
         hms(time),
         peak(|p| Some(p.bdd_nodes)),

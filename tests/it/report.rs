@@ -430,6 +430,48 @@ fn partial_solves_are_read_back() {
     assert_eq!(table(plies), table(&want)[10..]);
 }
 
+/// A partial solve in parts (`solve --parts`: its run key ends in
+/// `/partitioned-CUT`) is read back like a whole pass, equal to the full
+/// solve's rows of those plies; the account names the cut, and the 7x6
+/// figures of time and memory per ply are drawn from such rows.
+#[test]
+fn partitioned_partial_solves_are_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let archive = results.join("partial").join("parts");
+    std::fs::create_dir_all(&archive).unwrap();
+    let (full, ck) = (dir.path().join("full.csv"), dir.path().join("ck"));
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--csv", full.to_str().unwrap()]).status.success());
+    let csv = archive.join("down-to.csv");
+    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--down-to", "6"];
+    let out = c4bdd(&[&args[..], &["--parts", "c2r1,c3r1", "--csv", csv.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let loaded = c4bdd::report::data::Archive::load(&results).unwrap();
+    let board = c4bdd::game::BoardSize::new(4, 4).unwrap();
+    let partial = loaded.partial_solve(board).expect("the partial solve in parts");
+    assert_eq!(partial.partitioned(), Some("c2r1-c3r1"));
+    let want: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(&full).unwrap();
+    let table = |rows: &[c4bdd::experiment::record::PlyRow]| {
+        let mut t: Vec<_> = rows.iter().map(|r| (r.ply, r.states, r.won, r.drawn, r.lost, r.terminal)).collect();
+        t.sort();
+        t
+    };
+    assert_eq!(table(&partial.plies), table(&want)[6..]);
+    // The same rows as 7x6's: the account names the cut, the figures are drawn.
+    let text = std::fs::read_to_string(&csv).unwrap().replace("4x4/", "7x6/");
+    std::fs::write(&csv, text).unwrap();
+    let (plots, repro) = (dir.path().join("plots"), dir.path().join("repro.md"));
+    let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
+    let out = c4bdd(&[&args[..], &["--reference", &reference(), "--repro", repro.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&repro).unwrap();
+    assert!(text.contains("Ours: plies 16 down to 6 (partial/parts, the plies below those solved whole in parts cut on the cells c2r1,c3r1"), "{text}");
+    for figure in ["table2-7x6-time.svg", "table2-7x6-memory.svg"] {
+        let svg = std::fs::read_to_string(plots.join(figure)).unwrap();
+        assert!(svg.contains("ply"), "{figure}");
+    }
+}
+
 /// A count with per-ply rows and no row in runs.csv yet (stopped, to be
 /// resumed) is Table 1's status of its board: how many plies it counted and
 /// where; the account lists it among the boards not yet counted, and its

@@ -31,6 +31,7 @@
 //! records; its `nodes` are the parts' won and lost nodes added (a node
 //! shared by two parts is counted in each).
 
+mod above;
 mod cut;
 mod pass;
 pub mod store;
@@ -122,6 +123,10 @@ pub struct PartLine {
     /// far; `None` until the parts done hold 1% of its nodes (a few small
     /// parts say nothing of the pace).
     pub left_s: Option<f64>,
+    /// The sets of the ply above's parts this process read from disk for
+    /// the ply so far, and those its parts asked for (a set read once
+    /// serves parts solved one after another).
+    pub above_read: (usize, usize),
 }
 
 impl std::fmt::Display for PartLine {
@@ -130,7 +135,7 @@ impl std::fmt::Display for PartLine {
         let gb = |b: Option<u64>| b.map_or("-".into(), |b| format!("{:.2} GB", b as f64 / 1e9));
         write!(
             f,
-            "ply {} part {} of {}: {} nodes, {:.1} s, RSS {} (peak {}), peak live nodes {}; ply {:.0}% done, {}",
+            "ply {} part {} of {}: {} nodes, {:.1} s, RSS {} (peak {}), peak live nodes {}, {} of {} sets above read; ply {:.0}% done, {}",
             r.ply,
             r.part + 1,
             self.parts,
@@ -139,6 +144,8 @@ impl std::fmt::Display for PartLine {
             gb(self.rss_bytes),
             gb(r.peak_rss_bytes),
             r.peak_nodes.unwrap_or(0),
+            self.above_read.0,
+            self.above_read.1,
             100.0 * self.done,
             self.left_s.map_or("the time left not yet known".into(), |s| format!(
                 "about {} left",

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use super::above::{self, Above};
 use super::store::{PartRecord, PartStore, Set};
 use super::{cell_vars, PartLine, Share};
 use crate::bdd::{Bdd, Var};
@@ -93,37 +94,45 @@ pub(super) fn solve_ply(
     let next: Vec<PartRecord> = ctx.store.complete(ply + 1)?.expect("the ply above is done");
     let layer = ck.load_layer(space, ply)?;
     let vars = ctx.vars(space, ply);
-    // Each part's share of the work to come, by the nodes of its states.
-    let mut weights = Vec::with_capacity(todo.len());
+    // Each part's share of the work to come, by the nodes of its states,
+    // and the parts of the ply above that it reaches.
+    let (mut weights, mut reach) = (Vec::with_capacity(todo.len()), Vec::with_capacity(todo.len()));
     for &p in &todo {
         let m = &mut space.manager;
         let cube = part_cube(m, &vars, p as usize, &[layer])?;
         let states = with_retry(m, &[layer], |m| m.and(layer, cube))?;
         weights.push(m.node_count(states).max(1) as f64);
+        m.pin(cube);
+        reach.push(reached(space, ctx, ply, cube)?);
+        space.manager.unpin(cube);
     }
     let (started, total) = (Instant::now(), weights.iter().sum::<f64>());
-    let mut done = 0.0;
-    for (&p, weight) in todo.iter().zip(weights) {
-        let r = solve_part(space, ctx, (ply, p), layer, &vars, &next)?;
-        done += weight;
+    let (mut done, mut above) = (0.0, Above::default());
+    for k in above::order(&todo, &reach, |q| next[q as usize].nodes) {
+        above.keep_only(&mut space.manager, &reach[k]);
+        let r = solve_part(space, ctx, (ply, todo[k]), layer, &vars, (&next, &reach[k], &mut above))?;
+        done += weights[k];
         let left_s = (done >= total / 100.0).then(|| started.elapsed().as_secs_f64() / done * (total - done));
         let (rss_bytes, _) = measure::rss_and_peak_bytes();
-        line(&PartLine { record: r, parts: ctx.store.parts(), rss_bytes, done: done / total, left_s });
+        let above_read = (above.read, above.asked);
+        line(&PartLine { record: r, parts: ctx.store.parts(), rss_bytes, done: done / total, left_s, above_read });
     }
+    above.release(&mut space.manager);
     space.manager.unpin(layer);
     Ok(())
 }
 
 /// Part `p` of ply `i`: its sets from its states (the layer cut on `vars`)
-/// and the parts of the ply above that its moves reach, saved with its
-/// record (the time until counted, saving not included).
+/// and the parts `reach` of the ply above (records `next`, read through
+/// `above`) that its moves reach, saved with its record (the time until
+/// counted, saving not included).
 fn solve_part(
     space: &mut StateSpace,
     ctx: &Ctx,
     (i, p): (u32, u32),
     layer: Bdd,
     vars: &[Var],
-    next: &[PartRecord],
+    (next, reach, above): (&[PartRecord], &[u32], &mut Above),
 ) -> Result<PartRecord> {
     let start = Instant::now();
     let mut phases = Phases::default();
@@ -136,10 +145,9 @@ fn solve_part(
     let sets = if states == Bdd::FALSE {
         [Bdd::FALSE; 3]
     } else {
-        let reach = reached(space, ctx, i, cube)?;
         let relations = ctx.rules.moves_within(&mut space.manager, i, cube)?;
         let mut pre = |space: &mut StateSpace, set: Set| -> Result<Bdd> {
-            let target = load_union(space, ctx, next, &reach, (i + 1, set))?;
+            let target = above.union(space, ctx, next, reach, set)?;
             let f = phases.time(space, Phase::Image, |s| ctx.rules.preimage_by(s, i, &relations, target))?;
             space.manager.pin(f);
             space.manager.unpin(target);
@@ -180,40 +188,6 @@ fn reached(space: &mut StateSpace, ctx: &Ctx, i: u32, cube: Bdd) -> Result<Vec<u
     }
     space.manager.unpin(image);
     Ok(reach)
-}
-
-/// The union of `set` of the parts `reach` of ply `ply` (pinned), loaded
-/// from the parts folder; parts whose record counts none are not read.
-fn load_union(
-    space: &mut StateSpace,
-    ctx: &Ctx,
-    records: &[PartRecord],
-    reach: &[u32],
-    (ply, set): (u32, Set),
-) -> Result<Bdd> {
-    let frame = ctx.rules.frame_of(ply);
-    let mut union = Bdd::FALSE;
-    for &q in reach {
-        let r = &records[q as usize];
-        if set.count(r) == 0 {
-            continue;
-        }
-        // A load that meets the node limit is retried after a collection.
-        let f = match ctx.store.load(space, r, set, frame) {
-            Err(e) if e.is_node_limit() => {
-                space.manager.gc(&[union]);
-                ctx.store.load(space, r, set, frame)?
-            }
-            loaded => loaded?,
-        };
-        let m = &mut space.manager;
-        let joined = with_retry(m, &[union, f], |m| m.or(union, f))?;
-        m.pin(joined);
-        m.unpin(f);
-        m.unpin(union);
-        union = joined;
-    }
-    Ok(union)
 }
 
 /// The record of part `p` of ply `i` from its sets `[won, lost, draw]`
