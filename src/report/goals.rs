@@ -102,7 +102,7 @@ pub fn markdown(archive: &Archive, results: &Path) -> Result<Option<String>> {
     let mut s = String::from(
         "## The speed goals\n\n\
 Each ratio is read from the latest archive of its comparison script (`experiments/artifact/compare.sh`, \
-`experiments/oxidd/compare.sh`: the programs side by side on one machine, medians of the rounds), each time from \
+`experiments/peers/compare.sh`: the programs side by side on one machine, medians of the rounds), each time from \
 the fastest finished run of the board, in a sweep or archived from a single command's `--csv`. docs/performance.md says what limits the goals not met.\n\n\
 | goal | target | reached | met | from |\n|---|---|---|---|---|\n",
     );
@@ -161,10 +161,11 @@ fn artifact_solve(results: &Path, board: &str) -> Result<[Option<Reached>; 2]> {
     Ok([None, None])
 }
 
-/// The latest oxidd archive's count of `board`: oxidd's median CPU time over
+/// The latest archive's count of `board` with oxidd (`results/peers/`, else `results/oxidd/`): oxidd's median CPU time over
 /// c4bdd's default (in-place image).
 fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
-    for dir in timing_archives(results, "oxidd").iter().rev() {
+    let dirs = [timing_archives(results, "oxidd"), timing_archives(results, "peers")].concat();
+    for dir in dirs.iter().rev() {
         let timings: Vec<oxidd::Timing> = read_rows(&dir.join("times.csv"))?;
         let groups = oxidd::cpu_by_group(&timings);
         let cpu_of = |program, image| groups.get(&(board, program, image)).map(|xs| median(xs.clone()));

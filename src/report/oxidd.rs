@@ -1,5 +1,6 @@
 //! `plots/oxidd.md`: c4bdd against the oxidd crate, from the timings that
-//! `experiments/oxidd/compare.sh` archives under `results/oxidd/<dir>/times.csv`.
+//! `experiments/peers/compare.sh` archives under `results/peers/<dir>/times.csv`
+//! (and `results/oxidd/`, the archives of oxidd alone).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -23,16 +24,16 @@ pub struct Timing {
     pub cpu_s: f64,
 }
 
-/// The table, or `None` when `results/oxidd` holds no timings; a malformed
-/// file is an error naming it.
+/// The table, or `None` when `results/oxidd` and `results/peers` hold no
+/// timings; a malformed file is an error naming it.
 pub fn markdown(results: &Path) -> Result<Option<String>> {
-    let dirs = timing_archives(results, "oxidd");
+    let dirs = [timing_archives(results, "oxidd"), timing_archives(results, "peers")].concat();
     let mut s = String::from(
         "c4bdd against the oxidd crate (0.13, complement edges, one thread), counting the same boards in the \
-compressed encoding, column-wise order, one terminal BDD per frame: `experiments/oxidd/compare.sh` runs c4bdd's \
+compressed encoding, column-wise order, one terminal BDD per frame: `experiments/peers/compare.sh` runs c4bdd's \
 default in-place image, c4bdd with the paper's monolithic relation over alternating frames (`--image monolithic`) \
-and oxidd with that same strategy, round after round, and archives each run's wall and CPU time (of the whole \
-process) under `results/oxidd/`. Per board and program: the median CPU time of the rounds with its range, \
+and each package with that same strategy, round after round, and archives each run's wall and CPU time (of the \
+whole process) under `results/peers/` (`results/oxidd/`: oxidd alone). Per board and program: the median CPU time of the rounds with its range, \
 oxidd's median over it (above 1: c4bdd is faster), and whether every run of the board counted the same positions.\n\n\
 | archive | board | program | image | rounds | median CPU s | min - max CPU s | oxidd / this | same positions |\n\
 |---|---|---|---|---:|---:|---|---:|---|\n",

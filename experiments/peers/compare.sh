@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Interleaved timing of c4bdd against other BDD packages on the same counts.
+#
+# usage: experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES BOARD...
+#   PACKAGES: comma-separated, of oxidd and buddy (buddy needs Debian's
+#   libbdd-dev); boards as 7x4.
+#
+# Builds c4bdd and c4bdd-peers (release, with the packages' features). Then,
+# per board, checks that every package builds c4bdd's BDDs: each ply's
+# positions and BDD nodes (counted without complement edges) equal those of
+# `c4bdd count --image monolithic`, before any time is taken. Then, round
+# after round and board by board, one after another on one thread: c4bdd's
+# default count (in-place image), c4bdd with the paper's monolithic relation
+# over alternating frames (--image monolithic) and each package with that
+# same strategy. Writes OUT_DIR/times.csv (round, board, program, image,
+# positions, wall_s, cpu_s, max_rss_kb), OUT_DIR/reports.txt (each package's
+# own figures of each run: live nodes, collections) and OUT_DIR/meta.txt
+# (command, commits, package versions, machine); stops with an error if two
+# programs count different totals.
+set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
+[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR ROUNDS PACKAGES BOARD..." >&2; exit 2; }
+out=$1; rounds=$2; packages=$3; shift 3
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
+IFS=, read -r -a pkgs <<< "$packages"
+for p in "${pkgs[@]}"; do
+  [[ $p =~ ^(oxidd|buddy)$ ]] || { echo "a package is oxidd or buddy: '$p'" >&2; exit 2; }
+done
+for b in "$@"; do
+  [[ $b =~ ^[0-9]+x[0-9]+$ ]] || { echo "a board is WxH, e.g. 7x4: '$b'" >&2; exit 2; }
+done
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+(cd "$root" && cargo build --release -q)
+(cd "$here" && cargo build --release -q --features "$packages")
+c4bdd=$root/target/release/c4bdd
+peers=$here/target/release/c4bdd-peers
+mkdir -p "$out"
+{
+  echo "command: $0 $out $rounds $packages $*"
+  meta_date
+  echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src crates Cargo.toml Cargo.lock experiments/peers || echo ' (with uncommitted changes)')"
+  echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
+  echo "buddy: $(dpkg-query -W -f '${Version}' libbdd-dev 2>/dev/null || echo 'not installed')"
+  meta_machine
+  meta_load
+} > "$out/meta.txt"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# The per-ply check: every package's lines "ply positions nodes" against
+# c4bdd's monolithic count of the same board.
+for board in "$@"; do
+  w=${board%x*}; h=${board#*x}
+  "$c4bdd" count -W "$w" -H "$h" --image monolithic --csv "$scratch/c4bdd.csv" > /dev/null
+  awk -F, -v cols=ply,states,bdd_nodes -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
+  for p in "${pkgs[@]}"; do
+    "$peers" --package "$p" -W "$w" -H "$h" | grep -E '^[0-9]+ [0-9]+ [0-9]+$' > "$scratch/got"
+    cmp -s "$scratch/want" "$scratch/got" ||
+      { echo "$p $board: a ply's positions or BDD nodes differ from c4bdd's" >&2; diff "$scratch/want" "$scratch/got" | head -5 >&2; exit 1; }
+    echo "$board $p: every ply's positions and BDD nodes equal c4bdd's"
+  done
+done
+
+csv=$out/times.csv
+echo "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb" > "$csv.tmp"
+: > "$out/reports.txt.tmp"
+
+# run ROUND BOARD PROGRAM IMAGE COMMAND...: time one run and append its row.
+run() {
+  local round=$1 board=$2 program=$3 image=$4; shift 4
+  /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$@" > "$scratch/log" 2>&1 ||
+    { echo "$program $board failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
+  local positions wall user sys rss cpu
+  positions=$(sed -n 's/^total positions: \([0-9]*\)$/\1/p' "$scratch/log")
+  [ -n "$positions" ] || { echo "$program $board: no total in its output" >&2; exit 1; }
+  read -r wall user sys rss < "$scratch/time"
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
+  echo "$round,$board,$program,$image,$positions,$wall,$cpu,$rss" >> "$csv.tmp"
+  echo "$round $board $program: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
+  echo "round $round $board $program $image: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
+}
+
+for round in $(seq "$rounds"); do
+  for board in "$@"; do
+    w=${board%x*}; h=${board#*x}
+    run "$round" "$board" c4bdd in-place "$c4bdd" count -W "$w" -H "$h"
+    run "$round" "$board" c4bdd monolithic "$c4bdd" count -W "$w" -H "$h" --image monolithic
+    for p in "${pkgs[@]}"; do
+      run "$round" "$board" "$p" monolithic "$peers" --package "$p" -W "$w" -H "$h"
+    done
+    totals=$(awk -F, -v r="$round" -v b="$board" '$1 == r && $2 == b {print $5}' "$csv.tmp" | sort -u | wc -l)
+    [ "$totals" -eq 1 ] || { echo "$board: the programs count different totals" >&2; exit 1; }
+  done
+done
+mv "$csv.tmp" "$csv"
+mv "$out/reports.txt.tmp" "$out/reports.txt"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/meta.txt"
