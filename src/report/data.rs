@@ -338,17 +338,32 @@ impl Archive {
     /// those of the partial pass that reached lowest; with the directory they
     /// came from.
     pub fn solved_plies(&self, board: BoardSize) -> Option<(&Path, &[PlyRow])> {
+        self.plies_where(board, |_| true)
+    }
+
+    /// [`Archive::solved_plies`] of passes that solved every ply whole: their
+    /// nodes are each ply's own, where a pass in parts adds up parts that
+    /// share nodes.
+    pub fn whole_plies(&self, board: BoardSize) -> Option<(&Path, &[PlyRow])> {
+        self.plies_where(board, |p| p.partitioned().is_none())
+    }
+
+    fn plies_where(&self, board: BoardSize, keep: impl Fn(&PartialRun) -> bool) -> Option<(&Path, &[PlyRow])> {
         let whole = self.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == board);
         if let Some(run) = whole {
             return Some((&run.source, &run.plies));
         }
-        self.partial_solve(board).map(|p| (p.source.as_path(), &p.plies[..]))
+        self.partial_solve_where(board, keep).map(|p| (p.source.as_path(), &p.plies[..]))
     }
 
     /// The partial pass of `board` that reached lowest (the latest archive
     /// among equals).
     pub fn partial_solve(&self, board: BoardSize) -> Option<&PartialRun> {
-        let partial = self.partial_solves.iter().filter(|p| p.board == board && !p.plies.is_empty());
+        self.partial_solve_where(board, |_| true)
+    }
+
+    fn partial_solve_where(&self, board: BoardSize, keep: impl Fn(&PartialRun) -> bool) -> Option<&PartialRun> {
+        let partial = self.partial_solves.iter().filter(|p| p.board == board && !p.plies.is_empty() && keep(p));
         partial.max_by_key(|p| p.plies.len())
     }
 

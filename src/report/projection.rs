@@ -174,10 +174,10 @@ memory above, if the working set shrinks as the ply's sets do:\n\n",
     s + "\n"
 }
 
-/// How the won and lost sets of our 7x6 plies grow per ply down from the
-/// last, and where that growth would reach the paper's largest ply.
+/// How the won and lost sets of our 7x6 plies (solved whole) grow per ply
+/// down from the last, and where that growth would reach the paper's largest ply.
 fn measured_growth(archive: &Archive, largest: u64, largest_ply: u32) -> Option<String> {
-    let (_, plies) = archive.solved_plies(B76)?;
+    let (_, plies) = archive.whole_plies(B76)?;
     let last3: Vec<_> = plies.iter().take(3).collect();
     if last3.len() < 2 {
         return None;

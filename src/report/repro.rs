@@ -320,11 +320,12 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
     });
     let _ = writeln!(
         s,
-        "Ours: plies {highest} down to {lowest} ({}{how}): {} in all, at most {} nodes in a ply's won and lost sets and \
+        "Ours: plies {highest} down to {lowest} ({}{how}): {} in all, at most {} nodes in a ply's won and lost sets{} and \
 {:.1} GB peak RSS (the paper: 128 GB).\n",
         source.display(),
         hms(time),
         peak(|p| Some(p.bdd_nodes)),
+        if cut.is_some() { " (a ply in parts: its parts' added)" } else { "" },
         peak(|p| p.peak_rss_bytes) as f64 / 1e9,
     );
     let status = match (differ.is_empty(), lowest) {
