@@ -2,8 +2,11 @@
 # Interleaved timing of c4bdd against other BDD packages on the same counts.
 #
 # usage: experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES BOARD...
-#   PACKAGES: comma-separated, of oxidd and buddy (buddy needs Debian's
-#   libbdd-dev); boards as 7x4.
+#   PACKAGES: comma-separated, of oxidd, buddy (needs Debian's libbdd-dev)
+#   and cudd (needs CUDD_DIR, CUDD 3.0.0's source tree built by its own
+#   configure and make); boards as 7x4. The packages run with
+#   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc's memory in huge pages,
+#   which c4bdd's allocator asks for itself; oxidd runs with it too).
 #
 # Builds c4bdd and c4bdd-peers (release, with the packages' features). Then,
 # per board, checks that every package builds c4bdd's BDDs: each ply's
@@ -25,7 +28,9 @@ out=$1; rounds=$2; packages=$3; shift 3
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
 IFS=, read -r -a pkgs <<< "$packages"
 for p in "${pkgs[@]}"; do
-  [[ $p =~ ^(oxidd|buddy)$ ]] || { echo "a package is oxidd or buddy: '$p'" >&2; exit 2; }
+  [[ $p =~ ^(oxidd|buddy|cudd)$ ]] || { echo "a package is oxidd, buddy or cudd: '$p'" >&2; exit 2; }
+  [[ $p != cudd || -f ${CUDD_DIR:-}/cudd/.libs/libcudd.a ]] ||
+    { echo "cudd needs CUDD_DIR, a built CUDD 3.0.0 source tree (no cudd/.libs/libcudd.a under '${CUDD_DIR:-}')" >&2; exit 2; }
 done
 for b in "$@"; do
   [[ $b =~ ^[0-9]+x[0-9]+$ ]] || { echo "a board is WxH, e.g. 7x4: '$b'" >&2; exit 2; }
@@ -43,6 +48,7 @@ mkdir -p "$out"
   echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src crates Cargo.toml Cargo.lock experiments/peers || echo ' (with uncommitted changes)')"
   echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
   echo "buddy: $(dpkg-query -W -f '${Version}' libbdd-dev 2>/dev/null || echo 'not installed')"
+  echo "cudd: ${CUDD_DIR:-not used}$( [ -n "${CUDD_DIR:-}" ] && grep -m1 '^PACKAGE_VERSION' "$CUDD_DIR/Makefile" | tr -d ' ')"
   meta_machine
   meta_load
 } > "$out/meta.txt"
@@ -88,7 +94,7 @@ for round in $(seq "$rounds"); do
     run "$round" "$board" c4bdd in-place "$c4bdd" count -W "$w" -H "$h"
     run "$round" "$board" c4bdd monolithic "$c4bdd" count -W "$w" -H "$h" --image monolithic
     for p in "${pkgs[@]}"; do
-      run "$round" "$board" "$p" monolithic "$peers" --package "$p" -W "$w" -H "$h"
+      run "$round" "$board" "$p" monolithic env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$peers" --package "$p" -W "$w" -H "$h"
     done
     totals=$(awk -F, -v r="$round" -v b="$board" '$1 == r && $2 == b {print $5}' "$csv.tmp" | sort -u | wc -l)
     [ "$totals" -eq 1 ] || { echo "$board: the programs count different totals" >&2; exit 1; }

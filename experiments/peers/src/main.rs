@@ -12,6 +12,8 @@
 mod board;
 #[cfg(feature = "buddy")]
 mod buddy;
+#[cfg(feature = "cudd")]
+mod cudd;
 #[cfg(feature = "oxidd")]
 mod oxidd;
 mod package;
@@ -35,13 +37,16 @@ struct Args {
     /// Number of rows.
     #[arg(short = 'H', long, value_parser = clap::value_parser!(u32).range(1..=13))]
     height: u32,
-    /// Nodes the package starts with (oxidd: all it may hold; BuDDy: its
-    /// first table, doubled when a collection frees too little).
-    #[arg(long, default_value_t = 1 << 24)]
-    nodes: usize,
+    /// Nodes the package starts with (default: oxidd 2^24, all it may hold;
+    /// BuDDy 2^24, its first table, doubled when a collection frees too
+    /// little; CUDD its own default, 256 unique-table slots a variable,
+    /// grown as they fill).
+    #[arg(long)]
+    nodes: Option<usize>,
     /// Entries of the operation cache (default: oxidd 2^24, its best on
     /// 7x4; BuDDy 2^20 for each of its caches, which hold 4 to 16 bytes an
-    /// entry: 2^24 took 2.7 GB and no less time on 6x4).
+    /// entry: 2^24 took 2.7 GB and no less time on 6x4; CUDD its own
+    /// default, 2^18, grown while it hits).
     #[arg(long)]
     cache: Option<usize>,
     /// Image computation, as c4bdd's `--image`: one relation per player, or
@@ -61,6 +66,8 @@ enum Name {
     Oxidd,
     #[cfg(feature = "buddy")]
     Buddy,
+    #[cfg(feature = "cudd")]
+    Cudd,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -80,11 +87,22 @@ fn main() {
     let board = Board { w: args.width, h: args.height };
     let vars = 2 * board.state_vars();
     let start = Instant::now();
+    let (nodes, cache) = (args.nodes, args.cache);
     match args.package {
         #[cfg(feature = "oxidd")]
-        Name::Oxidd => count(&oxidd::Oxidd::new(args.nodes, args.cache.unwrap_or(1 << 24), vars), &board, &args, start),
+        Name::Oxidd => {
+            let p = oxidd::Oxidd::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 24), vars);
+            count(&p, &board, &args, start)
+        }
         #[cfg(feature = "buddy")]
-        Name::Buddy => count(&buddy::Buddy::new(args.nodes, args.cache.unwrap_or(1 << 20), vars), &board, &args, start),
+        Name::Buddy => {
+            count(&buddy::Buddy::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 20), vars), &board, &args, start)
+        }
+        #[cfg(feature = "cudd")]
+        Name::Cudd => {
+            let p = cudd::Cudd::new(nodes.unwrap_or(256 * vars as usize), cache.unwrap_or(1 << 18), vars);
+            count(&p, &board, &args, start)
+        }
     }
 }
 
