@@ -15,7 +15,7 @@ use anyhow::Result;
 use super::data::{
     archive_dirs, archive_name, is_papers_order, is_sweep_dir, median, plies_by_run, timing_archives, Archive,
 };
-use super::{artifact, oxidd};
+use super::{artifact, peers};
 use crate::encoding::EncodingKind;
 use crate::experiment::record::read_rows;
 use crate::experiment::Pass;
@@ -164,10 +164,9 @@ fn artifact_solve(results: &Path, board: &str) -> Result<[Option<Reached>; 2]> {
 /// The latest archive's count of `board` with oxidd (`results/peers/`, else `results/oxidd/`): oxidd's median CPU time over
 /// c4bdd's default (in-place image).
 fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
-    let dirs = [timing_archives(results, "oxidd"), timing_archives(results, "peers")].concat();
-    for dir in dirs.iter().rev() {
-        let timings: Vec<oxidd::Timing> = read_rows(&dir.join("times.csv"))?;
-        let groups = oxidd::cpu_by_group(&timings);
+    for dir in peers::archives(results).iter().rev() {
+        let timings: Vec<peers::Timing> = read_rows(&dir.join("times.csv"))?;
+        let groups = peers::cpu_by_group(&timings);
         let cpu_of = |program, image| groups.get(&(board, program, image)).map(|xs| median(xs.clone()));
         if let (Some(o), Some(c)) = (cpu_of("oxidd", "monolithic"), cpu_of("c4bdd", "in-place")) {
             let detail = format!("oxidd {o:.2} s, c4bdd {c:.2} s");

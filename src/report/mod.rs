@@ -7,7 +7,7 @@ pub mod data;
 mod goals;
 pub mod memory;
 pub mod orders;
-pub mod oxidd;
+pub mod peers;
 pub mod perf;
 pub mod plots;
 mod projection;
@@ -392,9 +392,9 @@ fn pages(out: &mut Listing, archive: &Archive, results: &Path, orders_tried: &[o
             "c4bdd against the paper's C artifact on one machine: median wall time per job",
         ),
         (
-            "oxidd.md",
-            oxidd::markdown(results)?,
-            "c4bdd against the oxidd crate on the same counts: median CPU time per board",
+            "peers.md",
+            peers::markdown(results)?,
+            "c4bdd beside other BDD packages (oxidd, BuDDy, CUDD) on the same counts: median CPU time per board",
         ),
         (
             "settings.md",

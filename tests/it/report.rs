@@ -252,7 +252,7 @@ fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
 
 /// Run `c4bdd report` on a tree whose only archive is
 /// `results/<kind>/2026-01-01-a/times.csv` holding `csv`: the text of
-/// `plots/<kind>.md`, or the report's error output.
+/// `plots/<kind>.md` (`peers.md` for `oxidd`), or the report's error output.
 fn report_timings(kind: &str, csv: &str) -> Result<String, String> {
     let dir = tempfile::tempdir().unwrap();
     let archive = dir.path().join("results").join(kind).join("2026-01-01-a");
@@ -265,33 +265,53 @@ fn report_timings(kind: &str, csv: &str) -> Result<String, String> {
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).into_owned());
     }
-    Ok(std::fs::read_to_string(plots.join(format!("{kind}.md"))).unwrap())
+    // The archives of oxidd alone are read by the peers' page.
+    let page = if kind == "oxidd" { "peers" } else { kind };
+    Ok(std::fs::read_to_string(plots.join(format!("{page}.md"))).unwrap())
 }
 
-/// `plots/oxidd.md` from the timings `experiments/oxidd/compare.sh` archives:
-/// per board and program the median CPU time of its rounds, its range and
-/// oxidd's median over it, and whether the board's runs agreed on the
-/// positions; a malformed file is an error naming it.
+/// `plots/peers.md` from the timings `experiments/peers/compare.sh` archives:
+/// per board and program the median CPU time of its rounds, its range, that
+/// median over c4bdd's default and over c4bdd with the same strategy, the
+/// largest peak RSS, and whether the board's runs agreed on the positions;
+/// archives of oxidd alone (no RSS column) are read too; a malformed file is
+/// an error naming it.
 #[test]
-fn report_compares_the_archived_oxidd_timings() {
-    let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s\n");
-    for (round, [in_place, monolithic, oxidd]) in [(1, [1.0, 4.0, 5.0]), (2, [5.0, 3.0, 6.0]), (3, [2.0, 2.0, 4.0])] {
-        csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place}\n");
-        csv += &format!("{round},7x4,c4bdd,monolithic,2265792710,{monolithic},{monolithic}\n");
-        csv += &format!("{round},7x4,oxidd,monolithic,2265792710,{oxidd},{oxidd}\n");
+fn report_compares_the_archived_peer_timings() {
+    let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s,max_rss_kb\n");
+    for (round, [in_place, monolithic, cudd]) in [(1, [1.0, 4.0, 5.0]), (2, [5.0, 3.0, 6.0]), (3, [2.0, 2.0, 4.0])] {
+        csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place},120000\n");
+        csv += &format!("{round},7x4,c4bdd,monolithic,2265792710,{monolithic},{monolithic},190000\n");
+        csv += &format!("{round},7x4,cudd,monolithic,2265792710,{cudd},{cudd},{}\n", 400000 + round);
     }
-    csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1\n1,4x4,oxidd,monolithic,161028,0.2,0.2\n";
-    let text = report_timings("oxidd", &csv).unwrap_or_else(|err| panic!("{err}"));
+    csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1,20000\n1,4x4,buddy,monolithic,161028,0.2,0.2,30000\n";
+    let text = report_timings("peers", &csv).unwrap_or_else(|err| panic!("{err}"));
     let row = |board: &str, program: &str, image: &str| {
-        let head = format!("| oxidd/2026-01-01-a | {board} | {program} | {image} |");
+        let head = format!("| peers/2026-01-01-a | {board} | {program} | {image} |");
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
     };
-    assert!(row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 2.50 | yes |"), "{text}");
-    assert!(row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.67 | yes |"), "{text}");
-    assert!(row("7x4", "oxidd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 1.00 | yes |"), "{text}");
-    assert!(row("4x4", "c4bdd", "in-place").ends_with("| 1 | 0.10 | 0.10 - 0.10 | 2.00 | NO |"), "{text}");
+    assert!(
+        row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 120 | yes |"),
+        "{text}"
+    );
+    assert!(
+        row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 190 | yes |"),
+        "{text}"
+    );
+    assert!(
+        row("7x4", "cudd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 400 | yes |"),
+        "{text}"
+    );
+    assert!(row("4x4", "buddy", "monolithic").ends_with("| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 30 | NO |"), "{text}");
 
-    let err = report_timings("oxidd", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
+    let oxidd = "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0\n\
+1,7x4,oxidd,monolithic,2265792710,5.0,5.0\n";
+    let text = report_timings("oxidd", oxidd).unwrap_or_else(|err| panic!("{err}"));
+    let head = "| oxidd/2026-01-01-a | 7x4 | oxidd | monolithic |";
+    let row = text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("no row {head}: {text}"));
+    assert!(row.ends_with("| 1 | 5.00 | 5.00 - 5.00 | 2.50 | - | - | yes |"), "{row}");
+
+    let err = report_timings("peers", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
     assert!(err.contains("times.csv"), "{err}");
 }
 
