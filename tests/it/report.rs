@@ -424,30 +424,47 @@ fn partial_7x6_rows_are_compared_with_the_papers_table_2() {
     }
 }
 
+/// Each ply's states, won, drawn, lost and terminal positions, in ply order.
+type PlyTable = Vec<(u32, u128, Option<u128>, Option<u128>, Option<u128>, Option<u128>)>;
+
+fn ply_table(rows: &[c4bdd::experiment::record::PlyRow]) -> PlyTable {
+    let mut t: PlyTable = rows.iter().map(|r| (r.ply, r.states, r.won, r.drawn, r.lost, r.terminal)).collect();
+    t.sort();
+    t
+}
+
+/// A 4x4 solve down to ply `down_to` with `extra` arguments, its rows in
+/// `results/partial/NAME/down-to.csv` under `dir`; returns the results
+/// root, that file and the full solve's table.
+fn partial_4x4(
+    dir: &Path,
+    name: &str,
+    down_to: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, std::path::PathBuf, PlyTable) {
+    let results = dir.join("results");
+    let archive = results.join("partial").join(name);
+    std::fs::create_dir_all(&archive).unwrap();
+    let (full, ck) = (dir.join("full.csv"), dir.join("ck"));
+    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--csv", full.to_str().unwrap()]).status.success());
+    let csv = archive.join("down-to.csv");
+    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--down-to", down_to];
+    let out = c4bdd(&[&args[..], extra, &["--csv", csv.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (results, csv, ply_table(&c4bdd::experiment::record::read_rows(&full).unwrap()))
+}
+
 /// A partial solve's rows are read back as the board's solved plies, equal
 /// to the full solve's rows of those plies.
 #[test]
 fn partial_solves_are_read_back() {
     let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results");
-    let archive = results.join("partial").join("run");
-    std::fs::create_dir_all(&archive).unwrap();
-    let (full, ck) = (dir.path().join("full.csv"), dir.path().join("ck"));
-    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--csv", full.to_str().unwrap()]).status.success());
-    let csv = archive.join("down-to.csv");
-    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--down-to", "10"];
-    assert!(c4bdd(&[&args[..], &["--csv", csv.to_str().unwrap()]].concat()).status.success());
+    let (results, _, want) = partial_4x4(dir.path(), "run", "10", &[]);
     let loaded = c4bdd::report::data::Archive::load(&results).unwrap();
     let board = c4bdd::game::BoardSize::new(4, 4).unwrap();
     let (source, plies) = loaded.solved_plies(board).expect("the partial solve");
     assert_eq!(source, Path::new("partial/run"));
-    let want: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(&full).unwrap();
-    let table = |rows: &[c4bdd::experiment::record::PlyRow]| {
-        let mut t: Vec<_> = rows.iter().map(|r| (r.ply, r.states, r.won, r.drawn, r.lost, r.terminal)).collect();
-        t.sort();
-        t
-    };
-    assert_eq!(table(plies), table(&want)[10..]);
+    assert_eq!(ply_table(plies), want[10..]);
 }
 
 /// A partial solve in parts (`solve --parts`: its run key ends in
@@ -457,26 +474,12 @@ fn partial_solves_are_read_back() {
 #[test]
 fn partitioned_partial_solves_are_read_back() {
     let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results");
-    let archive = results.join("partial").join("parts");
-    std::fs::create_dir_all(&archive).unwrap();
-    let (full, ck) = (dir.path().join("full.csv"), dir.path().join("ck"));
-    assert!(c4bdd(&["solve", "-W", "4", "-H", "4", "--csv", full.to_str().unwrap()]).status.success());
-    let csv = archive.join("down-to.csv");
-    let args = ["solve", "-W", "4", "-H", "4", "--checkpoint", ck.to_str().unwrap(), "--down-to", "6"];
-    let out = c4bdd(&[&args[..], &["--parts", "c2r1,c3r1", "--csv", csv.to_str().unwrap()]].concat());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (results, csv, want) = partial_4x4(dir.path(), "parts", "6", &["--parts", "c2r1,c3r1"]);
     let loaded = c4bdd::report::data::Archive::load(&results).unwrap();
     let board = c4bdd::game::BoardSize::new(4, 4).unwrap();
     let partial = loaded.partial_solve(board).expect("the partial solve in parts");
     assert_eq!(partial.partitioned(), Some("c2r1-c3r1"));
-    let want: Vec<c4bdd::experiment::record::PlyRow> = c4bdd::experiment::record::read_rows(&full).unwrap();
-    let table = |rows: &[c4bdd::experiment::record::PlyRow]| {
-        let mut t: Vec<_> = rows.iter().map(|r| (r.ply, r.states, r.won, r.drawn, r.lost, r.terminal)).collect();
-        t.sort();
-        t
-    };
-    assert_eq!(table(&partial.plies), table(&want)[6..]);
+    assert_eq!(ply_table(&partial.plies), want[6..]);
     // The same rows as 7x6's: the account names the cut, the figures are drawn.
     let text = std::fs::read_to_string(&csv).unwrap().replace("4x4/", "7x6/");
     std::fs::write(&csv, text).unwrap();
