@@ -48,7 +48,7 @@ mkdir -p "$out"
   echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src crates Cargo.toml Cargo.lock experiments/peers || echo ' (with uncommitted changes)')"
   echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
   echo "buddy: $(dpkg-query -W -f '${Version}' libbdd-dev 2>/dev/null || echo 'not installed')"
-  echo "cudd: ${CUDD_DIR:-not used}$( [ -n "${CUDD_DIR:-}" ] && grep -m1 '^PACKAGE_VERSION' "$CUDD_DIR/Makefile" | tr -d ' ')"
+  echo "cudd: $( [ -n "${CUDD_DIR:-}" ] && sed -n 's/^PACKAGE_VERSION = //p' "$CUDD_DIR/Makefile" || echo 'not used') (CUDD_DIR ${CUDD_DIR:-unset})"
   meta_machine
   meta_load
 } > "$out/meta.txt"

@@ -23,7 +23,7 @@ pub struct Timing {
     pub positions: u128,
     pub wall_s: f64,
     pub cpu_s: f64,
-    /// The process's peak RSS (`/usr/bin/time`'s kilobytes), where recorded.
+    /// The process's peak RSS in KiB (`/usr/bin/time`'s `%M`), where recorded.
     #[serde(default)]
     pub max_rss_kb: Option<u64>,
 }
@@ -66,7 +66,7 @@ largest peak RSS, and whether every run of the board counted the same positions.
             let rss = of_program
                 .filter_map(|t| t.max_rss_kb)
                 .max()
-                .map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 / 1e3));
+                .map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 * 1024.0 / 1e6));
             let mut counts = timings.iter().filter(|t| t.board == board).map(|t| t.positions);
             let first = counts.next();
             let same = if counts.all(|p| Some(p) == first) { "yes" } else { "NO" };

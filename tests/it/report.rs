@@ -291,18 +291,18 @@ fn report_compares_the_archived_peer_timings() {
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
     };
     assert!(
-        row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 120 | yes |"),
+        row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 123 | yes |"),
         "{text}"
     );
     assert!(
-        row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 190 | yes |"),
+        row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 195 | yes |"),
         "{text}"
     );
     assert!(
-        row("7x4", "cudd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 400 | yes |"),
+        row("7x4", "cudd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 410 | yes |"),
         "{text}"
     );
-    assert!(row("4x4", "buddy", "monolithic").ends_with("| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 30 | NO |"), "{text}");
+    assert!(row("4x4", "buddy", "monolithic").ends_with("| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 31 | NO |"), "{text}");
 
     let oxidd = "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0\n\
 1,7x4,oxidd,monolithic,2265792710,5.0,5.0\n";
