@@ -9,13 +9,12 @@
 //! huge pages.
 
 pub use c4bdd_core as bdd;
-pub mod cli;
-pub mod commands;
 pub mod encoding;
 pub mod error;
 pub mod experiment;
 pub mod game;
 pub mod measure;
+pub mod named;
 pub mod order_search;
 pub mod report;
 pub mod run;

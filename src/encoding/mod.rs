@@ -67,46 +67,24 @@ impl Frame {
     }
 }
 
-/// The available encodings.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum EncodingKind {
-    /// Two variables per cell (first player's disc, second player's disc) plus side to move.
-    #[value(alias = "standard")]
-    Cellwise,
-    /// Bitboard-style: w*(h+1) variables plus side to move; per column the
-    /// discs' colours below a 1 marking the lowest free cell, 0 above.
-    #[default]
-    Compressed,
+crate::named::named_enum! {
+    /// The available encodings.
+    pub enum EncodingKind ("encoding", default Compressed) {
+        /// Two variables per cell (first player's disc, second player's disc) plus side to move.
+        Cellwise = "cellwise" | "standard",
+        /// Bitboard-style: w*(h+1) variables plus side to move; per column the
+        /// discs' colours below a 1 marking the lowest free cell, 0 above.
+        Compressed = "compressed",
+    }
 }
 
 impl EncodingKind {
-    /// Every encoding, in declaration order.
-    pub fn all() -> &'static [EncodingKind] {
-        <EncodingKind as clap::ValueEnum>::value_variants()
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            EncodingKind::Cellwise => "cellwise",
-            EncodingKind::Compressed => "compressed",
-        }
-    }
-
     /// The encoding for a board.
     pub fn build(self, size: BoardSize) -> Box<dyn Encoding> {
         match self {
             EncodingKind::Cellwise => Box::new(cellwise::Cellwise::new(size)),
             EncodingKind::Compressed => Box::new(compressed::Compressed::new(size)),
         }
-    }
-}
-
-impl std::fmt::Display for EncodingKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 

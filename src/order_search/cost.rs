@@ -13,14 +13,14 @@ use crate::game::BoardSize;
 use crate::run::{execute, Pass, RunSpec, Sink};
 use crate::search::{PlyRecord, SolvePly};
 
-/// What a candidate order costs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum CostKind {
-    /// The plies' BDD nodes summed (a solve: the won and lost sets' nodes).
-    Sum,
-    /// The largest ply's BDD nodes.
-    Max,
+crate::named::named_enum! {
+    /// What a candidate order costs.
+    pub enum CostKind ("cost") {
+        /// The plies' BDD nodes summed (a solve: the won and lost sets' nodes).
+        Sum = "sum",
+        /// The largest ply's BDD nodes.
+        Max = "max",
+    }
 }
 
 impl CostKind {

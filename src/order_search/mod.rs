@@ -43,29 +43,28 @@ const MAX_IDLE_STEPS: usize = 100;
 /// Fewest node slots a candidate may use, whatever the start's peak.
 const MIN_CANDIDATE_NODES: u64 = 1 << 16;
 
-/// Which moves the search makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// Sifting rounds until one improves nothing.
-    Sift,
-    /// Random moves until the budget is spent.
-    Random,
-    /// Sifting, then random moves with the rest of the budget.
-    Both,
+crate::named::named_enum! {
+    /// Which moves the search makes.
+    pub enum Strategy ("strategy") {
+        /// Sifting rounds until one improves nothing.
+        Sift = "sift",
+        /// Random moves until the budget is spent.
+        Random = "random",
+        /// Sifting, then random moves with the rest of the budget.
+        Both = "both",
+    }
 }
 
-/// When a candidate's run stops before its last ply (beside the node limit).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Bound {
-    /// Once its cost passes the current order's (the cheapest so far): it
-    /// can no longer be taken, and its exact cost stays unknown.
-    Best,
-    /// Never: every candidate's cost is exact (searches written before the
-    /// setting existed ran so).
-    #[default]
-    Off,
+crate::named::named_enum! {
+    /// When a candidate's run stops before its last ply (beside the node limit).
+    pub enum Bound ("bound", default Off) {
+        /// Once its cost passes the current order's (the cheapest so far): it
+        /// can no longer be taken, and its exact cost stays unknown.
+        Best = "best",
+        /// Never: every candidate's cost is exact (searches written before the
+        /// setting existed ran so).
+        Off = "off",
+    }
 }
 
 /// Where a candidate came from.

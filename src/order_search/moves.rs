@@ -5,18 +5,17 @@
 //! grouping broken, every variable is a unit.
 
 use rand::RngExt;
-use serde::{Deserialize, Serialize};
 
 use crate::encoding::StateVar;
 
-/// Whether moves keep each column's run of variables together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Grouping {
-    /// Move runs of one column's variables (and side to move) as blocks.
-    Keep,
-    /// Move single variables.
-    Break,
+crate::named::named_enum! {
+    /// Whether moves keep each column's run of variables together.
+    pub enum Grouping ("grouping") {
+        /// Move runs of one column's variables (and side to move) as blocks.
+        Keep = "keep",
+        /// Move single variables.
+        Break = "break",
+    }
 }
 
 /// An order with a line saying how it was made.

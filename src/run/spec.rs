@@ -14,31 +14,13 @@ use crate::game::BoardSize;
 use crate::search::partition::{Cut, Share};
 use crate::search::{is_zero, ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT, MAX_SPLIT_PARTS};
 
-/// A search pass.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Pass {
-    /// The forward pass: positions per ply.
-    #[default]
-    Count,
-    /// Forward and retrograde passes: won, drawn, lost per ply.
-    Solve,
-}
-
-impl Pass {
-    pub fn name(self) -> &'static str {
-        match self {
-            Pass::Count => "count",
-            Pass::Solve => "solve",
-        }
-    }
-}
-
-impl std::fmt::Display for Pass {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(self.name())
+crate::named::named_enum! {
+    /// A search pass.
+    pub enum Pass ("pass", default Count) {
+        /// The forward pass: positions per ply.
+        Count = "count",
+        /// Forward and retrograde passes: won, drawn, lost per ply.
+        Solve = "solve",
     }
 }
 
@@ -65,18 +47,15 @@ pub const MIN_MEMORY_BYTES: f64 = 1e8;
 /// Per-run limits; a run that reaches one is recorded with that status. A
 /// sweep applies all three (`[limits]`); `count` and `solve` take the node
 /// limit (`--max-nodes`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Wall time; the run is killed after it.
-    #[arg(skip)]
     pub time_s: Option<f64>,
     /// Most BDD node slots (default: 2^32 - 1); reaching it stops the run
     /// with exit status 3, keeping the finished plies.
-    #[arg(long, allow_negative_numbers = true)]
     pub max_nodes: Option<usize>,
     /// Address-space limit of the run's process.
-    #[arg(skip)]
     pub memory_bytes: Option<f64>,
 }
 
@@ -121,41 +100,28 @@ pub fn count_config() -> Config {
     Config { gc_min_live: COUNT_GC_MIN_LIVE, min_cache_entries: COUNT_MIN_CACHE_ENTRIES, ..Config::default() }
 }
 
-/// `--gc-cache`'s values: the core's names of [`GcCache`]'s policies.
-fn gc_cache_names() -> impl clap::builder::TypedValueParser<Value = GcCache> {
-    use clap::builder::TypedValueParser;
-    let names = GcCache::ALL.map(GcCache::name);
-    clap::builder::PossibleValuesParser::new(names).map(|name| name.parse::<GcCache>().expect("a name of the list"))
-}
-
 /// The manager's settings: a spec's `[manager]` table (and grid axes), or
 /// the options of `count` and `solve`. The pass's defaults
 /// ([`count_config`], [`Config::default`]) fill what is absent.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, clap::Args)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ManagerSettings {
-    /// Collect garbage once this many nodes are alive (default: 4194304 for a count, 1048576 for a solve)...
-    #[arg(long, allow_negative_numbers = true)]
+    /// Collect garbage once this many nodes are alive (default: the pass's,
+    /// [`COUNT_GC_MIN_LIVE`] for a count, [`Config::default`]'s for a solve)...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_min_live: Option<usize>,
     /// ...or once the live nodes have grown by this factor since the last collection.
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().gc_growth)]
     pub gc_growth: f64,
     /// Node slots per computed-cache entry (1 = as many entries as slots).
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().cache_ratio)]
     pub cache_ratio: usize,
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
     /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
-    #[arg(long, allow_negative_numbers = true)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_cache_entries: Option<usize>,
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
-    #[arg(long, value_parser = gc_cache_names(), default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
     pub split3_cache_ratio: usize,
 }
 

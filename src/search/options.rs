@@ -5,27 +5,24 @@ use serde::{Deserialize, Serialize};
 
 use crate::encoding::Frame;
 
-/// How the image of a ply is computed.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum ImageStrategy {
-    /// One relation (the disjunction of all column moves) per player, applied
-    /// with the in-place relational product (`Manager::image`): every ply's
-    /// states live in frame A and the unchanged part of a successor is the
-    /// predecessor's own sub-BDD.
-    #[default]
-    InPlace,
-    /// One in-place relation per column, the columns' images (or pre-images)
-    /// joined with `or`: each relational product holds one move's relation,
-    /// and a retrograde ply's checkpoint keeps the union after each column.
-    InPlaceColumns,
-    /// One relation per frame, the classic relational product into the other
-    /// frame (frames alternate per ply, the paper's §3.2).
-    Monolithic,
-    /// One relation per column and frame; the column images are joined with `or`.
-    Columns,
+crate::named::named_enum! {
+    /// How the image of a ply is computed.
+    pub enum ImageStrategy ("image strategy", default InPlace) {
+        /// One relation (the disjunction of all column moves) per player, applied
+        /// with the in-place relational product (`Manager::image`): every ply's
+        /// states live in frame A and the unchanged part of a successor is the
+        /// predecessor's own sub-BDD.
+        InPlace = "in-place",
+        /// One in-place relation per column, the columns' images (or pre-images)
+        /// joined with `or`: each relational product holds one move's relation,
+        /// and a retrograde ply's checkpoint keeps the union after each column.
+        InPlaceColumns = "in-place-columns",
+        /// One relation per frame, the classic relational product into the other
+        /// frame (frames alternate per ply, the paper's §3.2).
+        Monolithic = "monolithic",
+        /// One relation per column and frame; the column images are joined with `or`.
+        Columns = "columns",
+    }
 }
 
 impl ImageStrategy {
@@ -38,28 +35,19 @@ impl ImageStrategy {
     }
 }
 
-impl std::fmt::Display for ImageStrategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
+crate::named::named_enum! {
+    /// How terminal states (four in a row) are removed before the image.
+    pub enum TerminalStrategy ("terminal strategy", default Whole) {
+        /// One BDD of all winning lines per frame, subtracted at once.
+        Whole = "whole",
+        /// Each winning line subtracted on its own (the paper's artifact).
+        Lines = "lines",
+        /// Non-terminal sources folded into the relation once: each ply is one
+        /// relational product `∃A: states ∧ (trans ∧ ¬terminal)`.
+        Fused = "fused",
+        /// No termination: positions after a win are expanded too.
+        Off = "off",
     }
-}
-
-/// How terminal states (four in a row) are removed before the image.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum TerminalStrategy {
-    /// One BDD of all winning lines per frame, subtracted at once.
-    #[default]
-    Whole,
-    /// Each winning line subtracted on its own (the paper's artifact).
-    Lines,
-    /// Non-terminal sources folded into the relation once: each ply is one
-    /// relational product `∃A: states ∧ (trans ∧ ¬terminal)`.
-    Fused,
-    /// No termination: positions after a win are expanded too.
-    Off,
 }
 
 impl TerminalStrategy {
@@ -67,12 +55,6 @@ impl TerminalStrategy {
     /// terminal states on their own (whole or lines).
     pub fn can_solve(self) -> bool {
         matches!(self, TerminalStrategy::Whole | TerminalStrategy::Lines)
-    }
-}
-
-impl std::fmt::Display for TerminalStrategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.pad(clap::ValueEnum::to_possible_value(self).expect("every value has a name").get_name())
     }
 }
 

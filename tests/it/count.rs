@@ -5,7 +5,6 @@ use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::explicit;
 use c4bdd::game::BoardSize;
 use c4bdd::search::{forward, ForwardOptions, ImageStrategy, TerminalStrategy};
-use clap::ValueEnum;
 
 use crate::common::paper_table1;
 
@@ -39,7 +38,7 @@ fn check_against_oracle(terminal: TerminalStrategy) {
             .into_iter()
             .map(u128::from)
             .collect();
-        for &kind in EncodingKind::all() {
+        for kind in EncodingKind::all() {
             for order in &ORDERS {
                 let images = [(ImageStrategy::InPlace, 0), (ImageStrategy::Monolithic, 0), (ImageStrategy::InPlace, 3)];
                 for (image, image_split) in images {
@@ -66,9 +65,9 @@ fn every_encoding_and_order_matches_the_enumerator_without_termination() {
 #[test]
 fn strategies_agree_with_each_other() {
     for size in [BoardSize::new(4, 4).unwrap(), BoardSize::new(5, 3).unwrap(), BoardSize::new(3, 5).unwrap()] {
-        for &kind in EncodingKind::all() {
+        for kind in EncodingKind::all() {
             let reference = bdd_counts(kind, size, &OrderSpec::COLUMN_WISE, ForwardOptions::default());
-            for &image in ImageStrategy::value_variants() {
+            for image in ImageStrategy::all() {
                 for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines, TerminalStrategy::Fused] {
                     for image_split in [0, 2] {
                         let opts = ForwardOptions { image, terminal, image_split, split_parts: 0 };
@@ -86,7 +85,7 @@ fn totals_match_the_papers_table_1_for_boards_up_to_25_cells() {
     let table = paper_table1();
     let mut checked = 0;
     for (size, positions) in table.iter().filter(|(s, _)| s.cells() <= 25) {
-        for &kind in EncodingKind::all() {
+        for kind in EncodingKind::all() {
             let total: u128 = bdd_counts(kind, *size, &OrderSpec::PAPER, ForwardOptions::default()).iter().sum();
             assert_eq!(total, *positions, "{size} {kind}");
         }
@@ -103,7 +102,7 @@ fn column_permutations_match_the_enumerator() {
         // Reversed, and rotated by one (column 2 first, column 1 last).
         let orders = [(1..=w).rev().collect(), (2..=w).chain([1]).collect::<Vec<u32>>()];
         for columns in orders {
-            for &kind in EncodingKind::all() {
+            for kind in EncodingKind::all() {
                 let order = OrderSpec::Columns(columns.clone());
                 let got = bdd_counts(kind, size, &order, ForwardOptions::default());
                 assert_eq!(got, oracle, "{size} {kind} {}", order.name());
@@ -115,7 +114,7 @@ fn column_permutations_match_the_enumerator() {
 #[test]
 fn column_permutation_orders_levels_as_listed() {
     let size = BoardSize::new(5, 3).unwrap();
-    for &kind in EncodingKind::all() {
+    for kind in EncodingKind::all() {
         let centre: OrderSpec = "columns:3,2,4,1,5".parse().unwrap();
         assert_eq!(centre.name(), "columns:3,2,4,1,5");
         let a = StateSpace::new(kind, size, &centre, Config::default()).unwrap();

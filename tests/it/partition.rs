@@ -72,7 +72,7 @@ fn partitioned_solves_match_the_explicit_solver_ply_by_ply() {
         let explicit = ExplicitSolution::solve(size).unwrap();
         let table = explicit.table();
         let value = Value::for_first_player(explicit.outcome(&c4bdd::game::Position::empty(size)).unwrap());
-        for (e, &kind) in EncodingKind::all().iter().enumerate() {
+        for (e, kind) in EncodingKind::all().enumerate() {
             // Two strategies a board and encoding, each in turn.
             for (image, image_split, top) in [strategies[(b + e) % 5], strategies[(b + e + 2) % 5]] {
                 // 0: the middle column's lowest cells (at most 3 rows), by name.

@@ -7,7 +7,6 @@ use c4bdd::game::BoardSize;
 use c4bdd::search::{
     forward, solve, ForwardOptions, ImageStrategy, Solution, SolutionWriter, SolvePly, TerminalStrategy, Value,
 };
-use clap::ValueEnum;
 
 fn bdd_solve(kind: EncodingKind, size: BoardSize, order: &OrderSpec, opts: ForwardOptions) -> (Vec<SolvePly>, Value) {
     let mut space = StateSpace::new(kind, size, order, Config::default()).unwrap();
@@ -51,7 +50,7 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
             (ImageStrategy::InPlace, TerminalStrategy::Lines, 0, 1),
         ];
         for (kind, (image, terminal, image_split, split_parts)) in
-            EncodingKind::all().iter().flat_map(|&k| strategies.map(|s| (k, s)))
+            EncodingKind::all().flat_map(|k| strategies.map(|s| (k, s)))
         {
             let opts = ForwardOptions { image, terminal, image_split, split_parts };
             let (plies, value) = bdd_solve(kind, size, &OrderSpec::PAPER, opts);
@@ -69,11 +68,11 @@ fn bdd_solve_matches_the_explicit_solver_ply_by_ply() {
 #[test]
 fn outcomes_add_up_to_the_forward_count_in_every_strategy() {
     let size = BoardSize::new(4, 4).unwrap();
-    for &kind in EncodingKind::all() {
+    for kind in EncodingKind::all() {
         let mut space = StateSpace::new(kind, size, &OrderSpec::ROW_WISE, Config::default()).unwrap();
         let (counted, _) = forward(&mut space, &ForwardOptions::default(), false, |_| {}).unwrap();
         for terminal in [TerminalStrategy::Whole, TerminalStrategy::Lines] {
-            for &image in ImageStrategy::value_variants() {
+            for image in ImageStrategy::all() {
                 let (plies, _) = bdd_solve(
                     kind,
                     size,

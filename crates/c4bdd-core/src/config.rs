@@ -70,7 +70,7 @@ impl GcCache {
     pub const ALL: [GcCache; 2] = [GcCache::Keep, GcCache::Clear];
 
     /// The policy's name (as serde writes it, and as `FromStr` reads it).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             GcCache::Keep => "keep",
             GcCache::Clear => "clear",

@@ -4,10 +4,10 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::cli::{BoardArgs, EncodingArgs, InputError, OrderSearchArgs, OrdersCommand};
-use crate::encoding::OrderRule;
-use crate::order_search::output::{Identity, SearchDir};
-use crate::order_search::{search, Evaluation, Measure, Observer, Phase, SearchSettings, Tried};
-use crate::run::Limits;
+use c4bdd::encoding::OrderRule;
+use c4bdd::order_search::output::{Identity, SearchDir};
+use c4bdd::order_search::{search, Evaluation, Measure, Observer, Phase, SearchSettings, Tried};
+use c4bdd::run::Limits;
 
 /// Run an `orders` subcommand.
 pub fn run(command: OrdersCommand) -> Result<()> {

@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, CountArgs, InputError, ReportArgs, SolveArgs, SweepArgs};
-use crate::experiment::record::{PlyRow, Status};
-use crate::experiment::SweepOptions;
-use crate::measure::peak_rss_bytes;
-use crate::report::ReportOptions;
-use crate::run::{execute, Pass, Resumed, RunSpec, Sink};
-use crate::search::partition::PartLine;
-use crate::search::{PlyRecord, SolvePly, Step, TerminalStrategy};
+use c4bdd::experiment::record::{PlyRow, Status};
+use c4bdd::experiment::SweepOptions;
+use c4bdd::measure::peak_rss_bytes;
+use c4bdd::report::ReportOptions;
+use c4bdd::run::{execute, Pass, Resumed, RunSpec, Sink};
+use c4bdd::search::partition::PartLine;
+use c4bdd::search::{PlyRecord, SolvePly, Step, TerminalStrategy};
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -35,12 +35,12 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Report(args) => report(args),
         Command::Sweep(args) => sweep(args),
         Command::Merge(args) => {
-            let n = crate::experiment::merge(&args.sources, &args.out)?;
+            let n = c4bdd::experiment::merge(&args.sources, &args.out)?;
             println!("{}: {n} runs merged", args.out.display());
             Ok(())
         }
         Command::Orders { command } => orders::run(command),
-        Command::Worker { run } => crate::experiment::worker::run(&run),
+        Command::Worker { run } => c4bdd::experiment::worker::run(&run),
     }
 }
 
@@ -59,7 +59,7 @@ fn report(args: ReportArgs) -> Result<()> {
         repro: Some(args.repro.clone()),
         boards: args.board,
     };
-    let written = crate::report::report(&opts)?;
+    let written = c4bdd::report::report(&opts)?;
     println!("{} files written in {}, and {}", written.file_count(), args.plots.display(), args.repro.display());
     Ok(())
 }
@@ -102,7 +102,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
         return list(&opts);
     }
     say_how_to_resume_when_interrupted();
-    let done = crate::experiment::sweep(&opts, std::env::args().collect())?;
+    let done = c4bdd::experiment::sweep(&opts, std::env::args().collect())?;
     println!("{}: {} runs ran ({} ok), {} already finished", done.dir.display(), done.ran, done.ok, done.skipped);
     if args.report {
         // The spec's own report, named after the spec: its archives
@@ -116,7 +116,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
             repro: None,
             boards: Vec::new(),
         };
-        let written = crate::report::report(&opts)?;
+        let written = c4bdd::report::report(&opts)?;
         println!("report: {} files written in {}", written.file_count(), opts.plots.display());
     }
     Ok(())
@@ -124,7 +124,7 @@ fn sweep(args: SweepArgs) -> Result<()> {
 
 /// `c4bdd sweep --list`: each run and how far it is.
 fn list(opts: &SweepOptions) -> Result<()> {
-    let (dir, runs) = crate::experiment::list(opts)?;
+    let (dir, runs) = c4bdd::experiment::list(opts)?;
     println!("{}:", dir.display());
     for run in &runs {
         println!("{:<55} {}", run.key, run.describe());
@@ -152,7 +152,7 @@ impl CsvOut {
         let Some(path) = path else { return Ok(None) };
         let what = format!("cannot write --csv file {}", path.display());
         // A path that cannot be written is invalid input; a full disk is not.
-        let cannot = |e: std::io::Error| match crate::error::is_disk_full(&e) {
+        let cannot = |e: std::io::Error| match c4bdd::error::is_disk_full(&e) {
             true => anyhow::Error::new(e).context(what.clone()),
             false => InputError(format!("{what}: {e}")).into(),
         };
@@ -267,7 +267,7 @@ impl Sink for Console<'_> {
         }
     }
 
-    fn counted(&mut self, r: &PlyRecord) -> crate::Result<()> {
+    fn counted(&mut self, r: &PlyRecord) -> c4bdd::Result<()> {
         self.peak_rss_bytes = self.peak_rss_bytes.max(r.peak_rss_bytes.unwrap_or(0));
         let rss = r.rss_bytes.map_or("-".to_string(), |b| format!("{:.0}", b as f64 / 1e6));
         println!("{:>4} {:>22} {:>12} {:>12} {:>9.3} {rss:>8}", r.ply, r.states, r.bdd_nodes, r.live_nodes, r.time_s);
@@ -279,7 +279,7 @@ impl Sink for Console<'_> {
         Ok(())
     }
 
-    fn solved(&mut self, p: &SolvePly) -> crate::Result<()> {
+    fn solved(&mut self, p: &SolvePly) -> c4bdd::Result<()> {
         self.peak_rss_bytes = self.peak_rss_bytes.max(p.peak_rss_bytes.unwrap_or(0));
         println!("{:>4} {:>20} {:>20} {:>20} {:>20} {:>16}", p.ply, p.won, p.drawn, p.lost, p.total, p.terminal);
         let _ = std::io::stdout().flush();
@@ -431,19 +431,19 @@ pub fn solve(args: SolveArgs) -> Result<()> {
 
 /// The manifest of the run's solution folder when it already holds the whole
 /// solution of this board, encoding and order, every file matching it and
-/// every ply proven from the rules ([`crate::search::prove`]): a rerun of a
+/// every ply proven from the rules ([`c4bdd::search::prove`]): a rerun of a
 /// finished solve then has nothing to do.
-fn finished_solution(spec: &RunSpec) -> Result<Option<crate::search::Manifest>> {
+fn finished_solution(spec: &RunSpec) -> Result<Option<c4bdd::search::Manifest>> {
     let Some(dir) = &spec.solution else { return Ok(None) };
     spec.validate().map_err(InputError)?;
-    let Some(manifest) = crate::search::solution::existing(dir)? else { return Ok(None) };
+    let Some(manifest) = c4bdd::search::solution::existing(dir)? else { return Ok(None) };
     let order = spec.order_spec().map_err(InputError)?;
-    let space = crate::encoding::StateSpace::new(spec.encoding, spec.size(), &order, crate::bdd::Config::default())?;
-    if manifest.value.is_none() || !crate::search::solution::same_run(&manifest, &space) {
+    let space = c4bdd::encoding::StateSpace::new(spec.encoding, spec.size(), &order, c4bdd::bdd::Config::default())?;
+    if manifest.value.is_none() || !c4bdd::search::solution::same_run(&manifest, &space) {
         return Ok(None);
     }
-    let mut solution = crate::search::Solution::open(dir)?;
+    let mut solution = c4bdd::search::Solution::open(dir)?;
     solution.verify(|_| {})?;
-    crate::search::table::SolutionTable::prove(&mut solution, &mut |_| {})?;
+    c4bdd::search::table::SolutionTable::prove(&mut solution, &mut |_| {})?;
     Ok(Some(manifest))
 }

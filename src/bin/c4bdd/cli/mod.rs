@@ -6,13 +6,18 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 
-use crate::encoding::{EncodingKind, OrderSpec};
-use crate::game::BoardSize;
-use crate::order_search::{Bound, CostKind, Grouping, Strategy};
-use crate::run::{Limits, ManagerSettings, Pass, RunSpec};
-use crate::search::{ImageStrategy, TerminalStrategy};
+use c4bdd::encoding::{EncodingKind, OrderSpec};
+use c4bdd::game::BoardSize;
+use c4bdd::order_search::{Bound, CostKind, Grouping, Strategy};
+use c4bdd::run::Pass;
+use c4bdd::search::{ImageStrategy, TerminalStrategy};
 
-pub use crate::error::InputError;
+pub use c4bdd::error::InputError;
+pub use manager::ManagerArgs;
+use values::{named, parse_board};
+
+mod manager;
+mod values;
 
 /// The version `--version` prints: the package's, and the revision built
 /// (`-dirty` when the sources differed from it).
@@ -76,7 +81,7 @@ pub struct SolveArgs {
     pub image: ImageArgs,
     /// Terminal states: one BDD of all lines (whole) or each line on its own (lines); a solve
     /// takes these two only.
-    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole, hide_possible_values = true)]
+    #[arg(long, value_parser = named::<TerminalStrategy>(), default_value_t = TerminalStrategy::Whole, hide_possible_values = true)]
     pub terminal: TerminalStrategy,
     /// Once a ply's won states are split off, cut its states and the drawn set's pre-image on its
     /// top K variables of cells into 2^K parts and split them into drawn and lost part by part, each
@@ -110,12 +115,12 @@ pub struct SolveArgs {
     /// those of a cut on the first column). Needs
     /// --checkpoint; a rerun goes on with the parts not yet saved.
     #[arg(long, value_name = "K|CELLS", default_value = "0")]
-    pub parts: crate::search::partition::Cut,
+    pub parts: c4bdd::search::partition::Cut,
     /// With --parts: solve only part I of every N of each ply (I from 1 to N), then wait until the
     /// other processes (on this machine or sharing the folder) have saved theirs before the ply
     /// below.
     #[arg(long, value_name = "I/N")]
-    pub part: Option<crate::search::partition::Share>,
+    pub part: Option<c4bdd::search::partition::Share>,
     /// With --parts: the gigabytes the won and lost sets of the plies solved in parts may keep on
     /// disk; once a ply is done, the ply above loses them if the plies kept would take more (the
     /// rows stay).
@@ -192,7 +197,7 @@ pub struct TableArgs {
 impl TableArgs {
     /// log2 of the entries: the option, or the machine's default.
     pub fn log2_entries(&self) -> u32 {
-        self.table_bits.unwrap_or_else(crate::game::alphabeta::default_table_bits)
+        self.table_bits.unwrap_or_else(c4bdd::game::alphabeta::default_table_bits)
     }
 }
 
@@ -292,22 +297,18 @@ pub struct ReportArgs {
     pub board: Vec<BoardSize>,
 }
 
-fn parse_board(text: &str) -> std::result::Result<BoardSize, String> {
-    text.parse()
-}
-
 #[derive(Args, Debug)]
 pub struct SweepArgs {
     /// The experiment spec (TOML).
     pub spec: PathBuf,
     /// Run only slice i of n of the grid (1 <= i <= n), e.g. for a Slurm array job.
-    #[arg(long, value_parser = crate::experiment::parse_shard)]
+    #[arg(long, value_parser = c4bdd::experiment::parse_shard)]
     pub shard: Option<(usize, usize)>,
     /// Run only the runs of these boards, e.g. --boards 4x11,5x9 (each must be in the spec).
     #[arg(long, value_delimiter = ',', value_parser = parse_board)]
     pub boards: Vec<BoardSize>,
     /// Run only the runs in these encodings, e.g. --encodings compressed (each must be in the spec).
-    #[arg(long, value_delimiter = ',', value_enum)]
+    #[arg(long, value_delimiter = ',', value_parser = named::<EncodingKind>())]
     pub encodings: Vec<EncodingKind>,
     /// Run only the runs in these variable orders, named as in the spec, e.g. --orders center-out (each must be in the spec).
     #[arg(long, value_delimiter = ',')]
@@ -374,22 +375,22 @@ pub struct OrderSearchArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// State encoding.
-    #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
+    #[arg(long, value_parser = named::<EncodingKind>(), default_value_t = EncodingKind::Compressed)]
     pub encoding: EncodingKind,
     /// The order to start from (any --order value).
     #[arg(long, default_value = "paper")]
     pub start: OrderSpec,
     /// Measure each candidate on a count (the plies' BDD nodes) or a solve (the won and lost sets' nodes).
-    #[arg(long, value_enum, default_value_t = Pass::Count)]
+    #[arg(long, value_parser = named::<Pass>(), default_value_t = Pass::Count)]
     pub pass: Pass,
     /// The cost of a candidate: its plies' nodes summed, or the largest ply's.
-    #[arg(long, value_enum, default_value_t = CostKind::Sum)]
+    #[arg(long, value_parser = named::<CostKind>(), default_value_t = CostKind::Sum)]
     pub cost: CostKind,
     /// Sifting rounds, random moves, or sifting then random moves.
-    #[arg(long, value_enum, default_value_t = Strategy::Both)]
+    #[arg(long, value_parser = named::<Strategy>(), default_value_t = Strategy::Both)]
     pub strategy: Strategy,
     /// Keep each column's run of variables together, or move single variables.
-    #[arg(long, value_enum, default_value_t = Grouping::Keep)]
+    #[arg(long, value_parser = named::<Grouping>(), default_value_t = Grouping::Keep)]
     pub grouping: Grouping,
     /// Most orders to evaluate, the start's included.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..))]
@@ -408,7 +409,7 @@ pub struct OrderSearchArgs {
     pub node_factor: u64,
     /// Stop a candidate's run once its cost passes the current order's (best: the same decisions
     /// as full runs, sooner), or run every candidate to the end (off: every cost exact).
-    #[arg(long, value_enum, default_value_t = Bound::Best)]
+    #[arg(long, value_parser = named::<Bound>(), default_value_t = Bound::Best)]
     pub bound: Bound,
     /// Most node slots of any run (the start's included).
     #[arg(long)]
@@ -454,7 +455,7 @@ impl BoardArgs {
 pub struct ImageArgs {
     /// Image computation: relations applied in place (all plies in one frame), one per player or one
     /// per column, or the paper's alternating frames with one monolithic relation or one per column.
-    #[arg(long, value_enum, default_value_t = ImageStrategy::InPlace)]
+    #[arg(long, value_parser = named::<ImageStrategy>(), default_value_t = ImageStrategy::InPlace)]
     pub image: ImageStrategy,
     /// Split each image's (and pre-image's) operand on its top K variables of cells into 2^K parts,
     /// one product per part, the products joined (0: no split; at most 8). The same results; a
@@ -473,35 +474,11 @@ pub struct ImageArgs {
 #[derive(Args, Debug, Clone)]
 pub struct EncodingArgs {
     /// State encoding: cellwise (alias standard; 2 variables per cell) or compressed (bitboard-style).
-    #[arg(long, value_enum, default_value_t = EncodingKind::Compressed)]
+    #[arg(long, value_parser = named::<EncodingKind>(), default_value_t = EncodingKind::Compressed)]
     pub encoding: EncodingKind,
     /// Variable order (the help lists the named orders).
-    #[arg(long, default_value = "column-wise", help = crate::encoding::order::help())]
+    #[arg(long, default_value = "column-wise", help = c4bdd::encoding::order::help())]
     pub order: OrderSpec,
-}
-
-/// The manager's settings, its node limit and its threads.
-#[derive(Args, Debug, Clone)]
-pub struct ManagerArgs {
-    #[command(flatten)]
-    pub settings: ManagerSettings,
-    #[command(flatten)]
-    pub limits: Limits,
-    /// Threads of the Boolean operations and images (1 = none; more run them in parallel with work stealing).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-}
-
-impl ManagerArgs {
-    /// A run of `pass` with these settings, strategies and encoding.
-    pub fn run(&self, pass: Pass, board: &BoardArgs, encoding: &EncodingArgs) -> Result<RunSpec> {
-        Ok(RunSpec {
-            threads: self.threads,
-            limits: self.limits.clone(),
-            manager: self.settings.clone(),
-            ..RunSpec::new(pass, board.size()?, encoding.encoding, encoding.order.name())
-        })
-    }
 }
 
 #[derive(Args, Debug)]
@@ -514,7 +491,7 @@ pub struct CountArgs {
     pub image: ImageArgs,
     /// Terminal states: subtract one BDD of all lines (whole), each line on its own (lines), fold the
     /// non-terminal sources into the relation (fused), or none (off).
-    #[arg(long, value_enum, default_value_t = TerminalStrategy::Whole)]
+    #[arg(long, value_parser = named::<TerminalStrategy>(), default_value_t = TerminalStrategy::Whole)]
     pub terminal: TerminalStrategy,
     /// Expand positions after a win too (same as --terminal off; Figure 2a's "without termination").
     #[arg(long)]

@@ -1,11 +1,17 @@
+//! The `c4bdd` command: [`cli`] parses the command line, [`commands`] runs
+//! it on the library.
+
+mod cli;
+mod commands;
+
 use std::process::ExitCode;
 
-use clap::Parser;
-
-use c4bdd::cli::{Cli, InputError};
-use c4bdd::commands::run;
 use c4bdd::error::CoreError;
 use c4bdd::Error;
+use clap::Parser;
+
+use cli::{Cli, InputError};
+use commands::run;
 
 /// Large blocks (the BDD tables) in huge pages: see [`c4bdd::bdd::HugePageAlloc`].
 #[global_allocator]

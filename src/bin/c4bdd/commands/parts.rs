@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use crate::cli::{InputError, PartsArgs};
-use crate::search::parts::{cut_positions, max_top, ply_parts, top_cells};
-use crate::search::Solution;
+use c4bdd::search::parts::{cut_positions, max_top, ply_parts, top_cells};
+use c4bdd::search::Solution;
 
 /// Split the ply (the largest file's by default) and print every part; the
 /// arguments are checked before the ply is loaded.

@@ -5,18 +5,18 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::cli::{BestArgs, BookArgs, ExportArgs, InputError, QueryArgs, VerifyArgs};
-use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
-use crate::game::explicit::Outcome;
-use crate::game::{BoardSize, Player, Position};
-use crate::search::book::{Book, BookOptions, BookProbe};
-use crate::search::{open_table, SolutionTable, TableProbe};
+use c4bdd::game::alphabeta::{MoveValue, OutcomeProbe, Search, MAX_KEY_BITS};
+use c4bdd::game::explicit::Outcome;
+use c4bdd::game::{BoardSize, Player, Position};
+use c4bdd::search::book::{Book, BookOptions, BookProbe};
+use c4bdd::search::{open_table, SolutionTable, TableProbe};
 
 /// The position of `moves` or of a pasted board (`position`) on `size`, and
 /// how to name it in output.
 fn position_of(size: BoardSize, moves: &str, position: Option<&str>) -> Result<(Position, String)> {
     match position {
         Some(text) => {
-            let p = crate::game::layout::parse(text, Some(size)).map_err(|e| InputError(format!("position: {e}")))?;
+            let p = c4bdd::game::layout::parse(text, Some(size)).map_err(|e| InputError(format!("position: {e}")))?;
             Ok((p, "the given board".to_string()))
         }
         None => Ok((Position::from_moves(size, moves)?, format!("\"{moves}\""))),
@@ -67,7 +67,7 @@ pub fn query(args: QueryArgs) -> Result<()> {
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let dir = &args.solution;
     if args.upgrade && dir.join("manifest.json").exists() {
-        let n = crate::search::solution::upgrade(dir, |ply| progress(&format!("upgraded ply {ply}")))?;
+        let n = c4bdd::search::solution::upgrade(dir, |ply| progress(&format!("upgraded ply {ply}")))?;
         progress("");
         println!("{}: {n} ply files rewritten in the current format", dir.display());
     }
@@ -99,7 +99,7 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
 
 /// `c4bdd export`: a c4bdd solution as the artifact's files.
 pub fn export(args: ExportArgs) -> Result<()> {
-    let n = crate::search::artifact::export(&args.solution, &args.out, |ply| progress(&format!("exported ply {ply}")))?;
+    let n = c4bdd::search::artifact::export(&args.solution, &args.out, |ply| progress(&format!("exported ply {ply}")))?;
     progress("");
     println!("{}: {n} files in the format of the paper's artifact", args.out.display());
     Ok(())
@@ -129,7 +129,7 @@ pub fn book(args: BookArgs) -> Result<()> {
     bar.set_style(style.expect("a valid template"));
     let opts = BookOptions { ply: args.ply, jobs: args.jobs as usize, table_bits: args.table.log2_entries() };
     let start = std::time::Instant::now();
-    let n = crate::search::book::build(&args.solution, &args.out, &opts, |done, total| {
+    let n = c4bdd::search::book::build(&args.solution, &args.out, &opts, |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })?;
