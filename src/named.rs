@@ -1,4 +1,4 @@
-//! Enums of settings with one table of names. [`named_enum!`] declares the
+//! Enums of settings with one table of names. `named_enum!` declares the
 //! enum and its table ([`Named::VALUES`]); `Display`, `FromStr`, serde and
 //! the binary's command-line parsers all read that table, so a value is
 //! written to results/ under the name the command line takes, and an

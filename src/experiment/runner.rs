@@ -236,20 +236,20 @@ pub fn list(opts: &SweepOptions) -> Result<(PathBuf, Vec<RunState>)> {
     let dir = sweep_dir(opts, &spec, &Machine::current().host, &Revision::current());
     let path = dir.join("runs.csv");
     let rows: Vec<RunRow> = if path.exists() { super::record::read_rows(&path)? } else { Vec::new() };
-    let states =
-        runs.iter()
-            .map(|run| {
-                let key = run.key();
-                let row = rows.iter().find(|r| r.run == key).cloned();
-                let ck = checkpoint_dir(&dir, run);
-                let checkpoint = match &row {
-                    Some(r) if r.status == Status::Ok => None,
-                    _ => crate::search::checkpoint::describe(&ck)
-                        .or_else(|| crate::search::solve_checkpoint::describe(&ck)),
-                };
-                RunState { key, row, checkpoint }
-            })
-            .collect();
+    let states = runs
+        .iter()
+        .map(|run| {
+            let key = run.key();
+            let row = rows.iter().find(|r| r.run == key).cloned();
+            let ck = checkpoint_dir(&dir, run);
+            let checkpoint = match &row {
+                Some(r) if r.status == Status::Ok => None,
+                _ => crate::search::resume::forward::describe(&ck)
+                    .or_else(|| crate::search::resume::solve::describe(&ck)),
+            };
+            RunState { key, row, checkpoint }
+        })
+        .collect();
     Ok((dir, states))
 }
 

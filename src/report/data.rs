@@ -11,7 +11,7 @@ use crate::encoding::{EncodingKind, OrderSpec};
 use crate::experiment::record::{read_rows, PlyRow, RunRow, Status};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
-use crate::search::parts::Part;
+use crate::search::stored::parts::Part;
 use crate::search::{ImageStrategy, TerminalStrategy};
 
 /// The named order that arranges the variables as the paper's does on a

@@ -12,9 +12,9 @@ use super::spec::{Pass, RunSpec};
 use crate::bdd::{Bdd, Stats};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::InputError;
-use crate::search::backward::solve_resumable;
 use crate::search::partition::{solve_partitioned, PartLine, PartitionOptions, Report, Share};
-use crate::search::solution::ply_label;
+use crate::search::pass::backward::solve_resumable;
+use crate::search::stored::solution::ply_label;
 use crate::search::{
     forward_from, Checkpoint, Hooks, ImageSoFar, Phases, PlyRecord, SolutionWriter, SolveCheckpoint, SolvePly,
 };

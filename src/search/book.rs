@@ -24,12 +24,13 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::files::{bad, io, read_regular, write_atomic};
-use super::table::{open_table, SolutionTable, TableProbe};
 use crate::error::Result;
 use crate::game::alphabeta::{MoveValue, OutcomeProbe, Search};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Player, Position};
+use crate::search::files::{bad, io, read_regular, write_atomic};
+use crate::search::stored::open_table;
+use crate::search::stored::table::{SolutionTable, TableProbe};
 
 /// A book read for searches: exact values by canonical key.
 pub struct Book {

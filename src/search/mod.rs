@@ -1,37 +1,39 @@
-//! Symbolic search passes over a [`StateSpace`](crate::encoding::StateSpace):
-//! the forward pass (counting), the retrograde pass (solving), and solutions
-//! stored on disk (c4bdd's and the paper's artifact's, read in place).
+//! Symbolic search over a [`StateSpace`](crate::encoding::StateSpace), by
+//! concern:
+//! - [`files`]: the file handling they share (atomic writes, locks, labels);
+//! - [`ply`]: what every pass is made of (options, transition relations and
+//!   steps, the split of a ply, records, phases);
+//! - [`resume`]: what a pass takes up, and the checkpoints of counts and solves;
+//! - [`pass`]: the forward pass (counting), the retrograde pass (solving) and
+//!   the proof of a stored solution from the rules;
+//! - [`partition`]: the retrograde pass part by part (a ply cut on cell
+//!   variables, each part from the parts above it reaches);
+//! - [`stored`]: solutions on disk (c4bdd's, partitioned, the paper's
+//!   artifact's), read in place;
+//! - [`book`]: opening books by searches that probe a stored solution.
+//!
+//! Each group uses only the groups listed before it.
 
-pub mod artifact;
-pub mod backward;
 pub mod book;
-pub mod checkpoint;
-pub(crate) mod files;
-pub mod forward;
-mod options;
+pub mod files;
 pub mod partition;
-pub mod parts;
-pub mod phases;
-pub mod prove;
-mod records;
-pub mod solution;
-pub mod solve_checkpoint;
-mod split;
-pub mod table;
-pub mod transition;
+pub mod pass;
+pub mod ply;
+pub mod resume;
+pub mod stored;
 
-pub use backward::{solve, SolvePly, SolveSummary, Value};
-pub use checkpoint::Checkpoint;
-pub use forward::{
-    forward, forward_from, forward_with, step, ForwardOptions, ForwardSummary, Hooks, ImageSoFar, ImageStrategy,
-    PlyRecord, Resume, TerminalStrategy, MAX_IMAGE_SPLIT,
-};
-pub(crate) use options::is_zero;
-pub use options::MAX_SPLIT_PARTS;
+pub use pass::backward::{solve, SolveSummary};
+pub use pass::forward::{forward, forward_from, forward_with, step, ForwardSummary, Hooks};
+pub(crate) use ply::options::is_zero;
+pub use ply::options::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT, MAX_SPLIT_PARTS};
 #[cfg(unix)]
-pub use phases::write_allocation_failure;
-pub use phases::{Phase, Phases};
-pub use solution::{Manifest, Solution, SolutionWriter};
-pub use solve_checkpoint::{SolveCheckpoint, SolveResume, TakeUp};
-pub use table::{open_table, SolutionTable, TableProbe};
-pub use transition::{Step, StepOf, Transition};
+pub use ply::phases::write_allocation_failure;
+pub use ply::phases::{Phase, Phases};
+pub use ply::records::{PlyRecord, SolvePly, Value};
+pub use ply::transition::{Step, StepOf, Transition};
+pub use resume::forward::Checkpoint;
+pub use resume::solve::{SolveCheckpoint, SolveResume, TakeUp};
+pub use resume::{ImageSoFar, Resume};
+pub use stored::open_table;
+pub use stored::solution::{Manifest, Solution, SolutionWriter};
+pub use stored::table::{SolutionTable, TableProbe};

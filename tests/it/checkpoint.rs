@@ -349,7 +349,7 @@ fn records_without_memory_fields_keep_their_text() {
 fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-    use c4bdd::search::{solve, solve_checkpoint::describe, ForwardOptions, ImageStrategy, SolveCheckpoint};
+    use c4bdd::search::{resume::solve::describe, solve, ForwardOptions, ImageStrategy, SolveCheckpoint};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let space = |max_nodes| {
         let config = Config { max_nodes, ..Config::default() };
@@ -372,7 +372,7 @@ fn a_ply_stopped_inside_its_pre_images_resumes_from_the_products_saved() {
                 let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true).unwrap();
                 ck.set_partial_every(std::time::Duration::ZERO);
                 let ck = Some((&mut ck, resume));
-                c4bdd::search::backward::solve_resumable(
+                c4bdd::search::pass::backward::solve_resumable(
                     &mut space,
                     &opts,
                     ck,
@@ -435,7 +435,7 @@ fn solve_5x4_in(
     let ck = Some((&mut ck, resume));
     let on_step = |s: &c4bdd::search::Step| steps.push(*s);
     let (on_ply, store) = (|_: &_| Ok(()), |_: &_, _, _, _| Ok(()));
-    c4bdd::search::backward::solve_resumable(&mut space, opts, ck, down_to, on_ply, store, on_step)
+    c4bdd::search::pass::backward::solve_resumable(&mut space, opts, ck, down_to, on_ply, store, on_step)
 }
 
 /// A finished pre-image is saved whatever the interval: a solve stopped
@@ -448,7 +448,7 @@ fn solve_5x4_in(
 fn a_finished_pre_image_is_saved_and_not_built_again() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-    use c4bdd::search::solve_checkpoint::Target;
+    use c4bdd::search::ply::transition::Target;
     use c4bdd::search::{solve, ForwardOptions, Step, StepOf};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
@@ -475,7 +475,7 @@ fn a_finished_pre_image_is_saved_and_not_built_again() {
             assert_eq!(p["relations"].as_u64().unwrap() as usize, step.steps, "limit {limit}: {p}");
             assert_eq!(p["ply"].as_u64().unwrap() as u32, step.ply, "limit {limit}: {p}");
         }
-        let held = c4bdd::search::solve_checkpoint::describe(dir.path()).unwrap();
+        let held = c4bdd::search::resume::solve::describe(dir.path()).unwrap();
         let says = match partial.len() {
             0 => !held.contains("pre-image"),
             n => held.ends_with(&format!("plies solved, the next with {n} of its 2 pre-images finished")),
@@ -534,7 +534,7 @@ fn saved_so_far(dir: &std::path::Path) -> Option<(u32, f64, f64)> {
 fn a_solve_checkpoint_resumes_under_other_image_settings_of_the_same_frames() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-    use c4bdd::search::{solve, solve_checkpoint::describe, ForwardOptions, ImageStrategy, SolveCheckpoint};
+    use c4bdd::search::{resume::solve::describe, solve, ForwardOptions, ImageStrategy, SolveCheckpoint};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();
     let run = |dir: &std::path::Path, opts: &ForwardOptions, max_nodes| {
@@ -543,7 +543,15 @@ fn a_solve_checkpoint_resumes_under_other_image_settings_of_the_same_frames() {
         let (mut ck, resume) = SolveCheckpoint::open(dir, &mut space, opts, true)?;
         ck.set_partial_every(std::time::Duration::ZERO);
         let ck = Some((&mut ck, resume));
-        c4bdd::search::backward::solve_resumable(&mut space, opts, ck, None, |_| Ok(()), |_, _, _, _| Ok(()), |_| ())
+        c4bdd::search::pass::backward::solve_resumable(
+            &mut space,
+            opts,
+            ck,
+            None,
+            |_| Ok(()),
+            |_, _, _, _| Ok(()),
+            |_| (),
+        )
     };
     let max = Config::default().max_nodes;
     let one = ForwardOptions::default();
@@ -579,7 +587,7 @@ fn a_solve_checkpoint_resumes_under_other_image_settings_of_the_same_frames() {
 fn a_split_pre_image_taken_up_after_any_step_is_the_whole_pre_image() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-    use c4bdd::search::transition::Joined;
+    use c4bdd::search::ply::transition::Joined;
     use c4bdd::search::{forward, ForwardOptions, Transition};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
@@ -664,7 +672,7 @@ fn a_resumed_count_keeps_the_peak_of_the_process_before_it() {
 fn pre_image_steps_cut_on_other_variables_are_built_again() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-    use c4bdd::search::solve_checkpoint::Target;
+    use c4bdd::search::ply::transition::Target;
     use c4bdd::search::{solve, ForwardOptions, Step, StepOf};
     let size = c4bdd::game::BoardSize::new(5, 4).unwrap();
     let rows = |plies: &[c4bdd::search::SolvePly]| plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost)).collect();

@@ -15,7 +15,7 @@ fn solve_checkpoint() -> &'static (tempfile::TempDir, String) {
         let dir = tempfile::tempdir().unwrap();
         let (mut space, opts) = space3x3();
         let (mut ck, resume) = SolveCheckpoint::open(dir.path(), &mut space, &opts, true).unwrap();
-        c4bdd::search::backward::solve_resumable(
+        c4bdd::search::pass::backward::solve_resumable(
             &mut space,
             &opts,
             Some((&mut ck, resume)),

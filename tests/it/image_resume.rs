@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use c4bdd::bdd::Config;
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
-use c4bdd::search::checkpoint::describe;
+use c4bdd::search::resume::forward::describe;
 use c4bdd::search::{forward, forward_from, Checkpoint, ForwardOptions, ImageStrategy, PlyRecord, Transition};
 
 const SIZE: (u32, u32) = (5, 4);

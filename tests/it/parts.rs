@@ -6,7 +6,7 @@ use c4bdd::bdd::Level;
 use c4bdd::encoding::{EncodingKind, OrderSpec};
 use c4bdd::game::explicit::{ExplicitSolution, Outcome};
 use c4bdd::game::BoardSize;
-use c4bdd::search::parts::ply_parts;
+use c4bdd::search::stored::parts::ply_parts;
 use c4bdd::search::Solution;
 
 fn solution_dir(kind: EncodingKind, size: BoardSize) -> tempfile::TempDir {
@@ -26,7 +26,7 @@ fn every_part_holds_the_explicit_solvers_positions_of_its_values() {
         let mut solution = Solution::open(dir.path()).unwrap();
         for ply in [0, 5, 8, size.cells() - 1, size.cells()] {
             let names = named.iter().find(|n| n.1 == kind).unwrap().0.split(',').map(String::from).collect();
-            let top_cuts = [0, 1, 3].map(|k| c4bdd::search::parts::top_cells(&solution.space, k));
+            let top_cuts = [0, 1, 3].map(|k| c4bdd::search::stored::parts::top_cells(&solution.space, k));
             for cut in top_cuts.into_iter().chain([names]) {
                 let top = cut.len() as u32;
                 let split = ply_parts(&mut solution, ply, &cut).unwrap();

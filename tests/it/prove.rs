@@ -7,7 +7,7 @@ use std::path::Path;
 use c4bdd::bdd::Bdd;
 use c4bdd::encoding::{Frame, StateSpace};
 use c4bdd::game::Position;
-use c4bdd::search::solution::ply_label;
+use c4bdd::search::stored::solution::ply_label;
 use c4bdd::search::{Solution, Value};
 
 use crate::common::copy_of;

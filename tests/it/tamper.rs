@@ -130,7 +130,7 @@ fn a_ply_file_relabelled_as_another_ply_is_refused() {
     // checksum and the manifest recomputed: only its content tells.
     let mut solution = c4bdd::search::Solution::open(&sol).unwrap();
     let (win, lost) = solution.load_ply(5).unwrap();
-    let label = c4bdd::search::solution::ply_label(&solution.space, 6);
+    let label = c4bdd::search::stored::solution::ply_label(&solution.space, 6);
     let path = sol.join("ply-06.bdd");
     let crc32 = solution.space.manager.save(&[win, lost], &label, &path).unwrap();
     let mut manifest = read_manifest(&sol);
@@ -166,7 +166,7 @@ fn a_solved_ply_forged_with_its_counts_kept_is_refused() {
     use c4bdd::bdd::Config;
     use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
     use c4bdd::game::{BoardSize, Position};
-    use c4bdd::search::{backward::solve_resumable, ForwardOptions, SolveCheckpoint};
+    use c4bdd::search::{pass::backward::solve_resumable, ForwardOptions, SolveCheckpoint};
     let size = BoardSize::new(4, 4).unwrap();
     let opts = ForwardOptions::default();
     let space = || StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();

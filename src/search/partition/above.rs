@@ -2,12 +2,12 @@
 //! a run of parts that reach them, and an order of the parts in which
 //! neighbours reach the same parts above.
 
-use super::pass::Ctx;
+use super::ctx::Ctx;
 use super::store::{PartRecord, Set};
 use crate::bdd::{Bdd, Manager};
 use crate::encoding::StateSpace;
 use crate::error::Result;
-use crate::search::transition::with_retry;
+use crate::search::ply::transition::with_retry;
 
 /// Sets of parts of the ply above, loaded and pinned; each is kept while
 /// the part being solved reaches its part, so that a part that reaches the

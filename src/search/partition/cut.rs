@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::MAX_CUT;
 use crate::bdd::Var;
 use crate::encoding::{Frame, StateSpace};
-use crate::search::transition::top_cell_vars;
+use crate::search::ply::transition::top_cell_vars;
 
 /// The variables of cells each ply is cut on: `2^len` parts, part `p`
 /// holding the states whose `k`-th cut variable equals bit `k` of `p`.

@@ -1,7 +1,7 @@
 //! The partitioned retrograde pass: a solve that holds one part of a ply at
 //! a time.
 //!
-//! The whole-ply pass ([`super::backward`]) solves the last plies (at least
+//! The whole-ply pass ([`crate::search::pass::backward`]) solves the last plies (at least
 //! the last one) into the solve's checkpoint; below its lowest solved ply,
 //! every ply is cut into `2^K` parts on `K` variables of cells ([`Cut`]: the
 //! top `K` of the order, or cells by name): part `p` holds the states whose
@@ -32,27 +32,26 @@
 //! shared by two parts is counted in each).
 
 mod above;
+mod ctx;
 mod cut;
 mod pass;
 pub mod store;
-pub mod table;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use ctx::Ctx;
 pub use cut::{cell_vars, Cut};
-use pass::Ctx;
 pub use store::{PartRecord, PartStore, PARTS_DIR};
-pub use table::PartitionedSolution;
 
-use super::backward::solve_resumable;
-use super::options::ForwardOptions;
-use super::phases::Phases;
-use super::records::{PlyRecord, SolvePly, Value};
-use super::solve_checkpoint::SolveCheckpoint;
-use super::transition::Transition;
 use crate::encoding::StateSpace;
 use crate::error::Result;
+use crate::search::pass::backward::solve_resumable;
+use crate::search::ply::options::ForwardOptions;
+use crate::search::ply::phases::Phases;
+use crate::search::ply::records::{PlyRecord, SolvePly, Value};
+use crate::search::ply::transition::Transition;
+use crate::search::resume::solve::SolveCheckpoint;
 
 /// The most variables a ply may be cut on (4,096 parts).
 pub const MAX_CUT: u8 = 12;

@@ -4,37 +4,17 @@
 use std::time::Instant;
 
 use super::above::{self, Above};
-use super::store::{PartRecord, PartStore, Set};
-use super::{cell_vars, PartLine, Share};
+use super::ctx::Ctx;
+use super::store::{PartRecord, Set};
+use super::PartLine;
 use crate::bdd::{Bdd, Var};
 use crate::encoding::StateSpace;
 use crate::error::Result;
 use crate::measure;
-use crate::search::phases::{Phase, Phases};
-use crate::search::solve_checkpoint::SolveCheckpoint;
-use crate::search::split::split_ply;
-use crate::search::transition::{part_cube, with_retry, Joined, Transition};
-
-/// What one ply's parts are solved with: the rules, the parts folder (with
-/// its cut), this process's share of the parts.
-pub(super) struct Ctx<'a> {
-    pub rules: &'a Transition,
-    pub store: &'a PartStore,
-    pub share: Share,
-}
-
-impl Ctx<'_> {
-    /// The cut's variables in the frame of ply `ply`.
-    fn vars(&self, space: &StateSpace, ply: u32) -> Vec<Var> {
-        cell_vars(space, self.rules.frame_of(ply), self.store.cut()).expect("the partition's cut names cells")
-    }
-
-    /// This process's parts of ply `ply` not yet done.
-    fn todo(&self, ply: u32) -> Result<Vec<u32>> {
-        let records = self.store.records(ply)?;
-        Ok((0..self.store.parts()).filter(|&p| self.share.has(p) && records[p as usize].is_none()).collect())
-    }
-}
+use crate::search::ply::phases::{Phase, Phases};
+use crate::search::ply::split::split_ply;
+use crate::search::ply::transition::{part_cube, with_retry, Joined, Transition};
+use crate::search::resume::solve::SolveCheckpoint;
 
 /// Cut the whole sets of the checkpoint's lowest solved ply (the
 /// partition's top) into this process's parts that are not yet saved, and

@@ -21,11 +21,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::files::{bad, check_version, io, json_crc, label, load_in_frame, read_regular, write_atomic};
-use super::super::phases::Phases;
 use crate::bdd::Bdd;
 use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
+use crate::search::files::{bad, check_version, io, json_crc, label, load_in_frame, read_regular, write_atomic};
+use crate::search::ply::phases::Phases;
 
 /// The folder of the parts inside the checkpoint's folder.
 pub const PARTS_DIR: &str = "parts";

@@ -431,19 +431,19 @@ pub fn solve(args: SolveArgs) -> Result<()> {
 
 /// The manifest of the run's solution folder when it already holds the whole
 /// solution of this board, encoding and order, every file matching it and
-/// every ply proven from the rules ([`c4bdd::search::prove`]): a rerun of a
+/// every ply proven from the rules ([`c4bdd::search::pass::prove`]): a rerun of a
 /// finished solve then has nothing to do.
 fn finished_solution(spec: &RunSpec) -> Result<Option<c4bdd::search::Manifest>> {
     let Some(dir) = &spec.solution else { return Ok(None) };
     spec.validate().map_err(InputError)?;
-    let Some(manifest) = c4bdd::search::solution::existing(dir)? else { return Ok(None) };
+    let Some(manifest) = c4bdd::search::stored::solution::existing(dir)? else { return Ok(None) };
     let order = spec.order_spec().map_err(InputError)?;
     let space = c4bdd::encoding::StateSpace::new(spec.encoding, spec.size(), &order, c4bdd::bdd::Config::default())?;
-    if manifest.value.is_none() || !c4bdd::search::solution::same_run(&manifest, &space) {
+    if manifest.value.is_none() || !c4bdd::search::stored::solution::same_run(&manifest, &space) {
         return Ok(None);
     }
     let mut solution = c4bdd::search::Solution::open(dir)?;
     solution.verify(|_| {})?;
-    c4bdd::search::table::SolutionTable::prove(&mut solution, &mut |_| {})?;
+    c4bdd::search::stored::table::SolutionTable::prove(&mut solution, &mut |_| {})?;
     Ok(Some(manifest))
 }

@@ -3,7 +3,7 @@
 use anyhow::Result;
 
 use crate::cli::{InputError, PartsArgs};
-use c4bdd::search::parts::{cut_positions, max_top, ply_parts, top_cells};
+use c4bdd::search::stored::parts::{cut_positions, max_top, ply_parts, top_cells};
 use c4bdd::search::Solution;
 
 /// Split the ply (the largest file's by default) and print every part; the

@@ -67,7 +67,7 @@ pub fn query(args: QueryArgs) -> Result<()> {
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let dir = &args.solution;
     if args.upgrade && dir.join("manifest.json").exists() {
-        let n = c4bdd::search::solution::upgrade(dir, |ply| progress(&format!("upgraded ply {ply}")))?;
+        let n = c4bdd::search::stored::solution::upgrade(dir, |ply| progress(&format!("upgraded ply {ply}")))?;
         progress("");
         println!("{}: {n} ply files rewritten in the current format", dir.display());
     }
@@ -99,7 +99,9 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
 
 /// `c4bdd export`: a c4bdd solution as the artifact's files.
 pub fn export(args: ExportArgs) -> Result<()> {
-    let n = c4bdd::search::artifact::export(&args.solution, &args.out, |ply| progress(&format!("exported ply {ply}")))?;
+    let n = c4bdd::search::stored::artifact::export(&args.solution, &args.out, |ply| {
+        progress(&format!("exported ply {ply}"))
+    })?;
     progress("");
     println!("{}: {n} files in the format of the paper's artifact", args.out.display());
     Ok(())

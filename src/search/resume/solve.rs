@@ -36,19 +36,19 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::checkpoint::Setup;
-use super::files::{
-    bad, check_versions, json_crc, label, load_in_frame as load, lock_dir, read_regular, write_atomic, DirLock,
-    PARTIAL_EVERY,
-};
-use super::options::ForwardOptions;
-use super::phases::SoFar;
-use super::records::PlyRecord;
-use super::records::SolvePly;
-use super::transition::{with_retry, Joined};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;
+use crate::search::files::{
+    bad, check_versions, json_crc, label, load_in_frame as load, lock_dir, read_regular, write_atomic, DirLock,
+    PARTIAL_EVERY,
+};
+use crate::search::ply::options::ForwardOptions;
+use crate::search::ply::phases::SoFar;
+use crate::search::ply::records::PlyRecord;
+use crate::search::ply::records::SolvePly;
+use crate::search::ply::transition::{with_retry, Joined, Target};
+use crate::search::resume::forward::Setup;
 
 const FORMAT: &str = "c4bdd-solve-checkpoint";
 /// The version written. Its `solved-NNN.bdd` labels hold a checksum of the
@@ -74,14 +74,6 @@ struct Progress {
     partial: Vec<Partial>,
 }
 
-/// Which set of the ply above a pre-image is of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    Lost,
-    Draw,
-}
-
 /// A pre-image of the ply being solved, saved part way: the union over its
 /// first `steps` products ([`Joined`]; named `relations` in the file and its
 /// label, the steps' count without an image split).
@@ -104,7 +96,7 @@ struct Partial {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     finished: bool,
     /// Whether the image split's parts are cut on variables of cells
-    /// ([`crate::search::transition::top_cell_vars`]), as every save's are;
+    /// ([`crate::search::ply::transition::top_cell_vars`]), as every save's are;
     /// when absent, on the top state variables with the side to move, and
     /// such steps part way under a split are not taken up.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -28,13 +28,14 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use super::files::bad;
-use super::forward::{forward_with, ForwardOptions};
-use super::records::Value;
-use super::transition::{with_retry, Transition};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;
+use crate::search::files::bad;
+use crate::search::pass::forward::forward_with;
+use crate::search::ply::options::ForwardOptions;
+use crate::search::ply::records::Value;
+use crate::search::ply::transition::{with_retry, Transition};
 
 /// A ply's stored sets for the player to move, `[won, drawn, lost]`, in
 /// frame A of the proof's space: at most one of them `None` (a store that

@@ -24,16 +24,19 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::forward::{forward_from, ForwardOptions, ForwardSummary, Hooks, ImageSoFar, PlyRecord, Resume};
-use super::phases::{Phase, Phases, SoFar};
-pub use super::records::{SolvePly, Value};
-use super::solve_checkpoint::{SolveCheckpoint, SolveResume, Target};
-use super::split::split_ply;
-use super::transition::{top_cell_vars, Joined, Step, StepOf, Transition};
 use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::measure;
+use crate::search::pass::forward::{forward_from, ForwardSummary, Hooks};
+use crate::search::ply::options::ForwardOptions;
+use crate::search::ply::phases::{Phase, Phases, SoFar};
+use crate::search::ply::records::PlyRecord;
+use crate::search::ply::records::{SolvePly, Value};
+use crate::search::ply::split::split_ply;
+use crate::search::ply::transition::{top_cell_vars, Joined, Step, StepOf, Target, Transition};
+use crate::search::resume::solve::{SolveCheckpoint, SolveResume};
+use crate::search::resume::{ImageSoFar, Resume};
 
 /// The live nodes up to which a ply's sets are stored beside their counting
 /// (both only read the node table). Above it the count runs first, so that
@@ -301,7 +304,7 @@ struct Keep<'a> {
 fn solve_ply(
     space: &mut StateSpace,
     rules: &Transition,
-    (i, states, forward): (u32, Bdd, &super::PlyRecord),
+    (i, states, forward): (u32, Bdd, &crate::search::PlyRecord),
     next: Next,
     keep: Keep,
     store: &mut (impl FnMut(&StateSpace, u32, Bdd, Bdd) -> Result<()> + Send),

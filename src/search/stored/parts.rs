@@ -8,10 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::solution::Solution;
 use crate::bdd::{Bdd, Manager, Var};
 use crate::encoding::{EncodingKind, Frame, StateSpace};
 use crate::error::Result;
+use crate::search::stored::solution::Solution;
 
 /// Most top variables a split takes (2^16 parts).
 pub const MAX_TOP: u32 = 16;
@@ -75,7 +75,7 @@ impl PlyParts {
             w.serialize(part).expect("a row of numbers and names serializes");
         }
         let bytes = w.into_inner().expect("writing to memory does not fail");
-        super::files::write_atomic(path, &String::from_utf8(bytes).expect("the CSV is UTF-8"))
+        crate::search::files::write_atomic(path, &String::from_utf8(bytes).expect("the CSV is UTF-8"))
     }
 }
 

@@ -5,9 +5,9 @@
 //! The split takes the ply's states and the two pre-images pinned and
 //! releases them (each pin taken once), and returns the three sets pinned.
 
-use super::transition::{part_cube, with_retry};
 use crate::bdd::{Bdd, Manager, Var};
 use crate::error::Result;
+use crate::search::ply::transition::{part_cube, with_retry};
 
 /// The ply's `(win, draw, lost)`. The won states come first, whole:
 /// `win = states ∧ to_lost`; the lost set's pre-image is then released
@@ -24,7 +24,7 @@ use crate::error::Result;
 /// (under the GC policy). The parts of a cut on variables above every other
 /// share the nodes below the cut, so the cuts and joins make nodes at the
 /// cut's levels only. Without `vars`, the one part is the whole ply.
-pub(super) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
+pub(crate) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
     let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
     m.pin(win);
     m.unpin(to_lost);

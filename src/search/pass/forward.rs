@@ -20,10 +20,11 @@ use crate::encoding::{Frame, StateSpace};
 use crate::error::Result;
 use crate::measure;
 
-pub use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy, MAX_IMAGE_SPLIT};
-use super::phases::{Phase, Phases};
-pub use super::records::PlyRecord;
-use super::transition::{with_retry, Joined, Step, StepOf, Transition};
+use crate::search::ply::options::ForwardOptions;
+use crate::search::ply::phases::{Phase, Phases};
+use crate::search::ply::records::PlyRecord;
+use crate::search::ply::transition::{with_retry, Joined, Transition};
+use crate::search::resume::{ImageSoFar, Resume};
 
 /// The result of a whole forward pass.
 #[derive(Clone, Debug, Serialize)]
@@ -81,34 +82,6 @@ pub fn forward_with(
         on_ply(r);
         Ok(())
     })
-}
-
-/// Where a resumed forward pass starts: the records of plies `0..=k`, the
-/// states of ply `k` and, if one was saved, the image of ply `k` part way.
-pub struct Resume {
-    pub records: Vec<PlyRecord>,
-    pub states: Bdd,
-    /// The image from ply `k` as far as it was joined (its union pinned; the
-    /// pass unpins it).
-    pub image: Option<ImageSoFar>,
-}
-
-/// An image joined part way: the union of the first `joined.steps` products
-/// of the image from ply `ply`, with the ply's seconds and phases so far.
-#[derive(Clone, Copy, Debug)]
-pub struct ImageSoFar {
-    pub ply: u32,
-    pub joined: Joined,
-    pub time_s: f64,
-    pub phases: Phases,
-}
-
-impl ImageSoFar {
-    /// This image's progress as a step of the image from its ply under `rules`.
-    pub fn step(&self, space: &StateSpace, rules: &Transition) -> Step {
-        let (ply, done, time_s) = (self.ply, self.joined.steps, self.time_s);
-        Step { ply, of: StepOf::Image, done, steps: rules.steps(space, ply, true), time_s }
-    }
 }
 
 /// What a forward pass hands out as it goes; either may stop the pass with

@@ -1,19 +1,18 @@
-//! Stored strong solutions as look-up tables: c4bdd's own ([`Solution`]) and
-//! the paper's artifact's ([`ArtifactSolution`]), both read in place, behind
-//! one trait, and the probe a search asks.
+//! Stored strong solutions as look-up tables, behind one trait: c4bdd's
+//! own ([`Solution`](super::solution::Solution)), a partitioned solve's
+//! ([`PartitionedSolution`](super::partitioned::PartitionedSolution)) and the
+//! paper's artifact's ([`ArtifactSolution`](super::artifact::ArtifactSolution)),
+//! all read in place; and the probe a search asks.
 
 use std::ops::RangeInclusive;
-use std::path::Path;
 
-use super::artifact::ArtifactSolution;
-use super::files::bad;
-use super::prove::Proof;
-use super::solution::Solution;
 use crate::bdd::StoredBdd;
 use crate::error::Result;
 use crate::game::alphabeta::OutcomeProbe;
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Position};
+use crate::search::files::bad;
+use crate::search::pass::prove::Proof;
 
 /// A strong solution a position's value can be looked up in.
 pub trait SolutionTable {
@@ -36,7 +35,7 @@ pub trait SolutionTable {
     /// them, the structure of every node where it has not), calling `done`
     /// after each ply; the first failure is an error naming the file.
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()>;
-    /// Prove every ply held from the game's rules ([`super::prove`]),
+    /// Prove every ply held from the game's rules ([`crate::search::pass::prove`]),
     /// calling `done` after each ply; the first set the rules contradict is
     /// an error naming the ply.
     fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<Proof>;
@@ -60,25 +59,6 @@ pub(crate) fn check_witness(
         return Ok(());
     }
     Err(bad(file.path(), format!("holds states that are not positions of ply {ply} of board {size}")))
-}
-
-/// Open the solution in `dir`: c4bdd's (a `manifest.json`), the parts of a
-/// partitioned solve (a checkpoint folder with `parts/partition.json`) or
-/// the paper's artifact's (`bdd_w*_h*_*.bin` files).
-pub fn open_table(dir: &Path) -> Result<Box<dyn SolutionTable>> {
-    if dir.join("manifest.json").exists() {
-        return Ok(Box::new(Solution::open(dir)?));
-    }
-    if dir.join(super::partition::PARTS_DIR).join("partition.json").exists() {
-        return Ok(Box::new(super::partition::PartitionedSolution::open(dir)?));
-    }
-    match ArtifactSolution::open(dir)? {
-        Some(solution) => Ok(Box::new(solution)),
-        None => Err(bad(
-            dir,
-            "holds neither a c4bdd solution (manifest.json) nor the paper's artifact's (bdd_w*_h*_*.bin files)",
-        )),
-    }
 }
 
 /// A table as a search's probe: a ply the table does not hold answers

@@ -21,13 +21,13 @@
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use super::files::{bad, io};
-use super::table::{check_witness, SolutionTable};
 use crate::bdd::StoredBdd;
 use crate::encoding::{Encoding, EncodingKind, OrderSpec};
 use crate::error::{Error, Result};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Position};
+use crate::search::files::{bad, io};
+use crate::search::stored::table::{check_witness, SolutionTable};
 
 /// The outcomes in the order of a ply's files.
 const OUTCOMES: [(Outcome, &str); 3] = [(Outcome::Win, "win"), (Outcome::Draw, "draw"), (Outcome::Loss, "loss")];
@@ -211,7 +211,7 @@ impl SolutionTable for ArtifactSolution {
         Ok(format!("artifact/{}/{:08x}", self.size, crc.finalize()))
     }
 
-    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<super::prove::Proof> {
+    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<crate::search::pass::prove::Proof> {
         let order = if self.row_order { OrderSpec::ROW_WISE } else { OrderSpec::COLUMN_WISE };
         let mut space = crate::encoding::StateSpace::new(self.kind, self.size, &order, crate::bdd::Config::default())?;
         // The files' variable ids (from 1, in level order) as the space's variables.
@@ -220,21 +220,22 @@ impl SolutionTable for ArtifactSolution {
             var_of[n as usize] = Some(space.layout.var(crate::encoding::Frame::A, k));
         }
         let (files, lowest, vars) = (&self.files, self.lowest, self.number.len() as u32);
-        let mut load = |space: &mut crate::encoding::StateSpace, ply: u32| -> Result<super::prove::StoredSets> {
-            let mut sets = [None; 3];
-            for (set, path) in sets.iter_mut().zip(&files[(ply - lowest) as usize]) {
-                if let Some(path) = path {
-                    let mut file = StoredBdd::open_records9(path, vars)?;
-                    let root = file.roots()[0];
-                    *set = Some(file.load_into(&mut space.manager, root, &var_of)?);
-                    // Sets loaded before this one stay alive through its loading.
-                    space.manager.pin(set.expect("just loaded"));
+        let mut load =
+            |space: &mut crate::encoding::StateSpace, ply: u32| -> Result<crate::search::pass::prove::StoredSets> {
+                let mut sets = [None; 3];
+                for (set, path) in sets.iter_mut().zip(&files[(ply - lowest) as usize]) {
+                    if let Some(path) = path {
+                        let mut file = StoredBdd::open_records9(path, vars)?;
+                        let root = file.roots()[0];
+                        *set = Some(file.load_into(&mut space.manager, root, &var_of)?);
+                        // Sets loaded before this one stay alive through its loading.
+                        space.manager.pin(set.expect("just loaded"));
+                    }
                 }
-            }
-            sets.iter().flatten().for_each(|&f| space.manager.unpin(f));
-            Ok(sets)
-        };
-        super::prove::prove(&mut space, (&self.dir, self.plies(), None), &mut load, done)
+                sets.iter().flatten().for_each(|&f| space.manager.unpin(f));
+                Ok(sets)
+            };
+        crate::search::pass::prove::prove(&mut space, (&self.dir, self.plies(), None), &mut load, done)
     }
 
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
@@ -255,7 +256,7 @@ impl SolutionTable for ArtifactSolution {
 /// `row-wise` on the standard encoding's files marked row order). Calls
 /// `done` after each ply; returns the files written.
 pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
-    let mut sol = super::Solution::open(solution)?;
+    let mut sol = crate::search::Solution::open(solution)?;
     let (size, kind) = (sol.size(), sol.manifest.encoding);
     let vars = kind.build(size).state_vars();
     let arranged_as = |order: OrderSpec| -> Result<bool> {
@@ -273,7 +274,7 @@ pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<
     if vars.len() > 255 {
         return Err(bad(solution, format!("{} variables: the artifact's files number at most 255", vars.len())));
     }
-    super::files::writable_dir(out)?;
+    crate::search::files::writable_dir(out)?;
     // The artifact's number of each manager variable: 1 + its level in one frame.
     let layout = &sol.space.layout;
     let mut number = vec![0u8; 2 * vars.len()];

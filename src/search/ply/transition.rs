@@ -2,13 +2,14 @@
 //! terminal states (four in a row), built once and pinned, with the image
 //! and pre-image of a ply's states under them.
 
+use serde::{Deserialize, Serialize};
+
 use crate::bdd::{Bdd, Manager, Pairing, Var};
 use crate::encoding::{Frame, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::Player;
 
-use super::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
-use super::solve_checkpoint::Target;
+use crate::search::ply::options::{ForwardOptions, ImageStrategy, TerminalStrategy};
 
 /// Run `op` (a core operation, or the crate's own); if it hits the node
 /// limit, collect (keeping `roots`) and retry once.
@@ -338,6 +339,14 @@ pub(crate) fn top_cell_vars(space: &StateSpace, frame: Frame, k: usize) -> Vec<V
         (0..state_vars.len()).filter(|&j| state_vars[j].cell.is_some()).map(|j| space.layout.var(frame, j)).collect();
     let in_order = space.manager.var_set_vars(space.layout.set(frame));
     in_order.into_iter().filter(|v| cells.contains(v)).take(k).collect()
+}
+
+/// Which set of the ply above a pre-image is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    Lost,
+    Draw,
 }
 
 #[cfg(test)]

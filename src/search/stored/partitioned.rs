@@ -8,16 +8,16 @@ use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use super::cell_vars;
-use super::store::{PartStore, Set};
 use crate::bdd::StoredBdd;
 use crate::encoding::StateSpace;
 use crate::error::{Error, Result};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Position};
 use crate::search::files::bad;
-use crate::search::options::ForwardOptions;
-use crate::search::table::SolutionTable;
+use crate::search::partition::cell_vars;
+use crate::search::partition::store::{PartStore, Set};
+use crate::search::ply::options::ForwardOptions;
+use crate::search::stored::table::SolutionTable;
 
 /// A checkpoint folder's parts, opened for queries.
 pub struct PartitionedSolution {
@@ -34,11 +34,11 @@ impl PartitionedSolution {
     /// Open the parts of the solve checkpoint in `dir`: the plies below the
     /// partition's top whose every part has its won and lost files.
     pub fn open(dir: &Path) -> Result<PartitionedSolution> {
-        let setup = crate::search::solve_checkpoint::read_setup(dir)?;
+        let setup = crate::search::resume::solve::read_setup(dir)?;
         let space = setup.space()?;
         let options = *setup.options();
         let store = PartStore::open_existing(dir, setup.crc())?;
-        let partition = dir.join(super::PARTS_DIR);
+        let partition = dir.join(crate::search::partition::PARTS_DIR);
         cell_vars(&space, crate::encoding::Frame::A, store.cut())
             .map_err(|e| bad(&partition, format!("its cut: {e}")))?;
         let kept =
@@ -115,7 +115,7 @@ impl SolutionTable for PartitionedSolution {
         Ok(format!("c4bdd-parts/{}/{:08x}", self.size(), self.store.setup_crc()))
     }
 
-    fn prove(&mut self, _done: &mut dyn FnMut(u32)) -> Result<crate::search::prove::Proof> {
+    fn prove(&mut self, _done: &mut dyn FnMut(u32)) -> Result<crate::search::pass::prove::Proof> {
         let (low, high) = (self.plies.start(), self.plies.end());
         let reason = format!(
             "holds plies {low}..={high} in parts, the plies above whole in its checkpoint: a proof reads a solution \

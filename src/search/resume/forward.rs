@@ -28,17 +28,17 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{
-    bad, check_version, json_crc, label, load_in_frame, lock_dir, read_regular, write_atomic, DirLock, PARTIAL_EVERY,
-};
-use super::forward::{ImageSoFar, Resume};
-use super::options::{ForwardOptions, ImageStrategy};
-use super::phases::Phases;
-use super::records::PlyRecord;
-use super::transition::Joined;
 use crate::bdd::Bdd;
 use crate::encoding::{EncodingKind, StateSpace};
 use crate::error::Result;
+use crate::search::files::{
+    bad, check_version, json_crc, label, load_in_frame, lock_dir, read_regular, write_atomic, DirLock, PARTIAL_EVERY,
+};
+use crate::search::ply::options::{ForwardOptions, ImageStrategy};
+use crate::search::ply::phases::Phases;
+use crate::search::ply::records::PlyRecord;
+use crate::search::ply::transition::Joined;
+use crate::search::resume::{ImageSoFar, Resume};
 
 const FORMAT: &str = "c4bdd-count-checkpoint";
 const VERSION: u32 = 3;
@@ -125,7 +125,7 @@ struct SavedImage {
     time_s: f64,
     phases: Phases,
     /// Whether the image split's parts are cut on variables of cells
-    /// ([`crate::search::transition::top_cell_vars`]), as every save's are;
+    /// ([`crate::search::ply::transition::top_cell_vars`]), as every save's are;
     /// when absent, on the top state variables with the side to move, and
     /// such steps part way under a split are not taken up.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::phases::Phases;
+use crate::search::ply::phases::Phases;
 
 /// The record of one ply.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,13 +89,13 @@ pub struct SolvePly {
     /// Wall time of this ply's retrograde step, storing its solution included.
     pub time_s: f64,
     /// Resident bytes of the process when the record was made, and the most it
-    /// held so far (as in [`PlyRecord`](super::PlyRecord)).
+    /// held so far (as in [`PlyRecord`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rss_bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_rss_bytes: Option<u64>,
     /// The most live nodes the process held so far (as in
-    /// [`PlyRecord`](super::PlyRecord)).
+    /// [`PlyRecord`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_nodes: Option<u64>,
     /// Where the ply's time went: splitting off its terminal states, the two

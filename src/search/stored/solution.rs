@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::files::{bad, io, json_crc, label, lock_dir, read_regular, write_atomic, DirLock};
-use super::records::{SolvePly, Value};
-use super::table::check_witness;
 use crate::bdd::{Bdd, Config, StoredBdd};
 use crate::encoding::{EncodingKind, Frame, OrderSpec, StateSpace};
 use crate::error::{Error, Result};
 use crate::game::explicit::Outcome;
 use crate::game::{BoardSize, Position};
+use crate::search::files::{bad, io, json_crc, label, lock_dir, read_regular, write_atomic, DirLock};
+use crate::search::ply::records::{SolvePly, Value};
+use crate::search::stored::table::check_witness;
 
 /// The manifest's format name and version.
 pub const SOLUTION_FORMAT: &str = "c4bdd-solution";
@@ -474,7 +474,7 @@ pub fn upgrade(dir: &Path, mut done: impl FnMut(u32)) -> Result<usize> {
     Ok(rewritten)
 }
 
-impl super::table::SolutionTable for Solution {
+impl crate::search::stored::table::SolutionTable for Solution {
     fn size(&self) -> BoardSize {
         Solution::size(self)
     }
@@ -499,19 +499,19 @@ impl super::table::SolutionTable for Solution {
         Solution::verify(self, done)
     }
 
-    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<super::prove::Proof> {
+    fn prove(&mut self, done: &mut dyn FnMut(u32)) -> Result<crate::search::pass::prove::Proof> {
         let (plies, value) = (self.plies(), self.manifest.value);
         let start = *plies.start();
         let files: Vec<(u32, PathBuf)> =
             plies.clone().map(|ply| Ok((ply, self.checked_file(ply)?))).collect::<Result<_>>()?;
-        let mut load = |space: &mut StateSpace, ply: u32| -> Result<super::prove::StoredSets> {
+        let mut load = |space: &mut StateSpace, ply: u32| -> Result<crate::search::pass::prove::StoredSets> {
             let path = &files[(ply - start) as usize].1;
             match space.manager.load(path, &ply_label(space, ply))?[..] {
                 [win, lost] => Ok([Some(in_frame_a(space, win)?), None, Some(in_frame_a(space, lost)?)]),
                 ref roots => Err(bad(path, format!("{} BDDs, expected win and lost", roots.len()))),
             }
         };
-        super::prove::prove(&mut self.space, (&self.dir, plies, value), &mut load, done)
+        crate::search::pass::prove::prove(&mut self.space, (&self.dir, plies, value), &mut load, done)
     }
 }
 
