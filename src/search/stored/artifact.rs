@@ -6,7 +6,7 @@
 //! `bdd_w{W}_h{H}_{ply}_{win|draw|loss}.{C}{R}.bin`: `C` is 1 for the
 //! compressed encoding and 0 for the standard (cellwise) one, `R` is 1 when
 //! the variables are in row order and 0 for column order. Each file is one
-//! BDD of 9-byte records ([`StoredBdd::open_records9`]) over the board's
+//! BDD of 9-byte records ([`super::records9`]) over the board's
 //! state variables numbered from 1 in level order: side to move first (true
 //! when the first player is to move), then the cells column by column (row
 //! by row when `R` is 1), bottom up, per cell the first player's variable
@@ -145,7 +145,7 @@ impl ArtifactSolution {
         let at = (position.ply() - self.lowest) as usize;
         let Some(path) = &self.files[at][which] else { return Ok(None) };
         if self.open[at][which].is_none() {
-            let mut file = StoredBdd::open_records9(path, self.number.len() as u32)?;
+            let mut file = super::records9::open(path, self.number.len() as u32)?;
             let root = file.roots()[0];
             let decode = |w: &[bool]| {
                 let values: Vec<bool> = self.number.iter().map(|&n| w.get(n as usize) == Some(&true)).collect();
@@ -225,7 +225,7 @@ impl SolutionTable for ArtifactSolution {
                 let mut sets = [None; 3];
                 for (set, path) in sets.iter_mut().zip(&files[(ply - lowest) as usize]) {
                     if let Some(path) = path {
-                        let mut file = StoredBdd::open_records9(path, vars)?;
+                        let mut file = super::records9::open(path, vars)?;
                         let root = file.roots()[0];
                         *set = Some(file.load_into(&mut space.manager, root, &var_of)?);
                         // Sets loaded before this one stay alive through its loading.
@@ -241,7 +241,7 @@ impl SolutionTable for ArtifactSolution {
     fn verify(&self, done: &mut dyn FnMut(u32)) -> Result<()> {
         for (ply, files) in self.plies().zip(&self.files) {
             for path in files.iter().flatten() {
-                StoredBdd::open_records9(path, self.number.len() as u32)?.verify()?;
+                super::records9::open(path, self.number.len() as u32)?.verify()?;
             }
             done(ply);
         }
@@ -293,7 +293,7 @@ pub fn export(solution: &Path, out: &Path, mut done: impl FnMut(u32)) -> Result<
             let name = format!("bdd_w{}_h{}_{ply}_{word}.{flags}.bin", size.width, size.height);
             let path = out.join(&name);
             let manager = &sol.space.manager;
-            crate::bdd::replace_file(&path, |file| manager.save_records9(set, |v| number[v.0 as usize], file))
+            crate::bdd::replace_file(&path, |file| super::records9::save(manager, set, |v| number[v.0 as usize], file))
                 .map_err(io(&path))?;
             written += 1;
         }

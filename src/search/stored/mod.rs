@@ -15,6 +15,7 @@ use table::SolutionTable;
 pub mod artifact;
 pub mod partitioned;
 pub mod parts;
+pub mod records9;
 pub mod solution;
 pub mod table;
 

@@ -299,6 +299,22 @@ impl Manager {
     }
 
     /// Visit the nodes below `roots` in post-order (depth-first from each
+    /// root, low child first), each once, calling `emit(var, low, high)`
+    /// with its children's indices in this numbering: 0 and 1 are the
+    /// terminals false and true, the k-th node emitted is k + 2, so every
+    /// node comes after its children. The numbering of c4bdd's files, and
+    /// what a writer of another program's node arrays needs; an error of
+    /// `emit` ends the visit and is returned.
+    pub fn visit_post_order(
+        &self,
+        roots: &[Bdd],
+        emit: impl FnMut(Var, u32, u32) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let mut index = self.file_index(roots);
+        self.post_order(&mut index, roots, emit)
+    }
+
+    /// Visit the nodes below `roots` in post-order (depth-first from each
     /// root, low child first), each once, calling `emit` with its variable
     /// and its children's file indices: 0 and 1 are the terminals, the k-th
     /// node emitted gets index k + 2 (kept in `index`). The order depends only

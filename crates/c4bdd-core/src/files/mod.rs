@@ -1,3 +1,2 @@
 pub(crate) mod io;
-pub(crate) mod records9;
 pub(crate) mod stored;

@@ -9,11 +9,12 @@
 //!   touches is checked against its checksum before it is used.
 //!   [`StoredBdd::verify`] reads the whole file and checks every block and
 //!   the file's checksum.
-//! - [`StoredBdd::open_records9`]: arrays of 9-byte records (variable u8, low
-//!   u32, high u32, little-endian), as the paper's artifact writes them:
-//!   records 0 and 1 are the terminals false and true, children come before
-//!   parents, the root is the last record, the variables are numbered from 1
-//!   in level order. These files carry no checksum; a walk checks structure.
+//! - [`StoredBdd::open_records`]: arrays of fixed-size node records written
+//!   by another program, in a [`RecordLayout`] the caller gives: record `k`
+//!   is node `k`, nodes 0 and 1 are the terminals false and true, children
+//!   come before parents (a post-order, as [`crate::Manager::visit_post_order`]
+//!   numbers nodes), the root is the last record. Such files carry no
+//!   checksum; a walk checks structure.
 //!
 //! Invariant of both: a walk only moves to a record of a smaller index and a
 //! deeper level, so it ends within as many steps as there are variables; a
@@ -31,17 +32,27 @@ use crate::store::node::MAX_VARS;
 
 /// Blocks kept in memory per file (least recently used out first).
 const CACHED_BLOCKS: usize = 256;
-/// Bytes of an artifact record.
-const RECORD9_BYTES: u64 = 9;
+
+/// How a file of another program lays out its node records
+/// ([`StoredBdd::open_records`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RecordLayout {
+    /// Bytes a record.
+    pub bytes: u64,
+    /// A record's variable id and children's indices, read from its first
+    /// `bytes` bytes.
+    pub decode: fn(&[u8]) -> NodeRecord,
+}
 
 /// Which layout the node records have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Records {
     /// c4bdd's: 12-byte records from `offset`; index `k >= 2` is record
     /// `k - 2`; indices 0 and 1 are the terminals.
     Native { offset: u64 },
-    /// The artifact's: 9-byte records from offset 0; index `k` is record `k`.
-    Nine,
+    /// Another program's: records from offset 0 in `layout`; index `k` is
+    /// record `k`.
+    Foreign(RecordLayout),
 }
 
 /// A BDD file opened for walks.
@@ -54,18 +65,18 @@ pub struct StoredBdd {
     /// The level of each variable id (`u32::MAX` for an id not in the order).
     level: Vec<u32>,
     roots: Vec<u32>,
-    /// Per block of native records, its checksum (empty for the artifact's).
+    /// Per block of native records, its checksum (empty for foreign ones).
     sums: Vec<u32>,
     cache: HashMap<u64, (u64, Box<[u8]>)>,
     tick: u64,
 }
 
-/// One node record.
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    var: u32,
-    low: u32,
-    high: u32,
+/// One node record: its variable id and its children's indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeRecord {
+    pub var: u32,
+    pub low: u32,
+    pub high: u32,
 }
 
 fn read_at(file: &File, path: &Path, at: u64, len: usize) -> Result<Vec<u8>> {
@@ -159,10 +170,7 @@ impl StoredBdd {
         }
         let roots: Vec<u32> = (0..root_count as usize).map(|i| word(&tail, 4 * i)).collect();
         let sums = (0..blocks as usize).map(|b| word(&tail, 4 * (root_count as usize + b))).collect();
-        let mut level = vec![u32::MAX; order.iter().map(|&v| v as usize + 1).max().unwrap_or(0)];
-        for (l, &v) in order.iter().enumerate() {
-            level[v as usize] = l as u32;
-        }
+        let level = levels(&order);
         let (records, path) = (Records::Native { offset }, path.to_path_buf());
         let stored = StoredBdd { file, path, records, count, level, roots, sums, cache: HashMap::new(), tick: 0 };
         if let Some(&r) = stored.roots.iter().find(|&&r| r as u64 >= count + 2) {
@@ -171,31 +179,25 @@ impl StoredBdd {
         Ok(stored)
     }
 
-    /// Open a file of 9-byte records over `vars` variables (numbered
-    /// `1..=vars` in level order); its one root is the last record.
-    pub fn open_records9(path: &Path, vars: u32) -> Result<StoredBdd> {
+    /// Open a file of node records in `layout`, the variable of id
+    /// `order[l]` at level `l`; its one root is the last record. Records 0
+    /// and 1 (the terminals) are not read by walks.
+    pub fn open_records(path: &Path, layout: RecordLayout, order: &[u32]) -> Result<StoredBdd> {
         let bad = |reason: String| Error::BadFile { path: path.to_path_buf(), reason };
         let file =
             crate::files::io::open_regular(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         let len = file.metadata().map_err(|source| Error::Io { path: path.to_path_buf(), source })?.len();
-        if len == 0 || len % RECORD9_BYTES != 0 || len / RECORD9_BYTES > u32::MAX as u64 {
-            return Err(bad(format!("{len} bytes is not a whole number of 9-byte records")));
+        let size = layout.bytes;
+        if size == 0 || len == 0 || len % size != 0 || len / size > u32::MAX as u64 {
+            return Err(bad(format!("{len} bytes is not a whole number of {size}-byte records")));
         }
-        let count = len / RECORD9_BYTES;
-        let level = (0..=vars).map(|v| if v == 0 { u32::MAX } else { v - 1 }).collect();
-        let roots = vec![(count - 1) as u32];
-        let (records, path, sums) = (Records::Nine, path.to_path_buf(), Vec::new());
-        let mut stored = StoredBdd { file, path, records, count, level, roots, sums, cache: HashMap::new(), tick: 0 };
-        for (k, low) in (0..count.min(2)).zip([0, 1]) {
-            let r = stored.record(k as u32)?;
-            if (r.var, r.low, r.high) != (0, low, low) {
-                return Err(stored.bad(format!("record {k} is not the terminal {}", low == 1)));
-            }
-        }
-        Ok(stored)
+        let count = len / size;
+        let (records, path, sums) = (Records::Foreign(layout), path.to_path_buf(), Vec::new());
+        let (level, roots) = (levels(order), vec![(count - 1) as u32]);
+        Ok(StoredBdd { file, path, records, count, level, roots, sums, cache: HashMap::new(), tick: 0 })
     }
 
-    /// The roots: as saved, or the artifact's one root.
+    /// The roots: as saved, or a foreign file's one root.
     pub fn roots(&self) -> &[u32] {
         &self.roots
     }
@@ -310,12 +312,13 @@ impl StoredBdd {
         }
     }
 
-    /// The record of node `index`, reading (and checking) its block if it is
+    /// The record of node `index` (of a foreign file: any record; of
+    /// c4bdd's: nodes from 2 on), reading (and checking) its block if it is
     /// not cached.
-    fn record(&mut self, index: u32) -> Result<Record> {
+    pub fn record(&mut self, index: u32) -> Result<NodeRecord> {
         let (k, size) = match self.records {
-            Records::Native { .. } => (index as u64 - 2, NODE_BYTES),
-            Records::Nine => (index as u64, RECORD9_BYTES),
+            Records::Native { .. } => ((index as u64).wrapping_sub(2), NODE_BYTES),
+            Records::Foreign(layout) => (index as u64, layout.bytes),
         };
         if k >= self.count {
             return Err(self.bad(format!("failed its check: node {index} lies outside the file")));
@@ -325,10 +328,10 @@ impl StoredBdd {
         let tick = self.tick;
         if let Some((used, bytes)) = self.cache.get_mut(&block) {
             *used = tick;
-            return Ok(decode(&bytes[at..], size));
+            return Ok(decode(self.records, &bytes[at..]));
         }
         let bytes = self.read_block(block)?;
-        let record = decode(&bytes[at..], size);
+        let record = decode(self.records, &bytes[at..]);
         if self.cache.len() >= CACHED_BLOCKS {
             let oldest = self.cache.iter().min_by_key(|(_, (used, _))| *used).map(|(&b, _)| b);
             oldest.map(|b| self.cache.remove(&b));
@@ -342,7 +345,7 @@ impl StoredBdd {
         let records = BLOCK_NODES.min(self.count - block * BLOCK_NODES);
         let (offset, size) = match self.records {
             Records::Native { offset } => (offset, NODE_BYTES),
-            Records::Nine => (0, RECORD9_BYTES),
+            Records::Foreign(layout) => (0, layout.bytes),
         };
         let bytes = read_at(&self.file, &self.path, offset + block * BLOCK_NODES * size, (records * size) as usize)?;
         if let Some(&sum) = self.sums.get(block as usize) {
@@ -354,14 +357,14 @@ impl StoredBdd {
     }
 
     /// Read the whole file: every block against its checksum and, for
-    /// c4bdd's format, the file's checksum (the artifact's files have none:
-    /// every record's structure is checked instead).
+    /// c4bdd's format, the file's checksum (foreign files have none: every
+    /// record's structure is checked instead).
     pub fn verify(&self) -> Result<()> {
         let blocks = self.count.div_ceil(BLOCK_NODES);
         for block in 0..blocks {
             let bytes = self.read_block(block)?;
-            if self.records == Records::Nine {
-                self.check_records9(block, &bytes)?;
+            if let Records::Foreign(layout) = self.records {
+                self.check_foreign(block, &bytes, layout)?;
             }
         }
         if let Records::Native { .. } = self.records {
@@ -370,14 +373,14 @@ impl StoredBdd {
         Ok(())
     }
 
-    /// Every artifact record of a block above the terminals: a known
+    /// Every foreign record of a block above the terminals: a known
     /// variable and two different children of smaller index (the order of
     /// levels is checked by each walk).
-    fn check_records9(&self, block: u64, bytes: &[u8]) -> Result<()> {
-        for (i, chunk) in bytes.chunks_exact(RECORD9_BYTES as usize).enumerate() {
+    fn check_foreign(&self, block: u64, bytes: &[u8], layout: RecordLayout) -> Result<()> {
+        for (i, chunk) in bytes.chunks_exact(layout.bytes as usize).enumerate() {
             let index = block * BLOCK_NODES + i as u64;
-            let r = decode(chunk, RECORD9_BYTES);
-            let known = (1..self.level.len() as u32).contains(&r.var);
+            let r = (layout.decode)(chunk);
+            let known = self.level.get(r.var as usize).is_some_and(|&l| l != u32::MAX);
             if index > 1 && !(known && (r.low as u64) < index && (r.high as u64) < index && r.low != r.high) {
                 let reason = format!("node {index} is malformed (var {}, low {}, high {})", r.var, r.low, r.high);
                 return Err(self.bad(format!("failed its check: {reason}")));
@@ -387,9 +390,20 @@ impl StoredBdd {
     }
 }
 
-fn decode(bytes: &[u8], size: u64) -> Record {
-    match size {
-        NODE_BYTES => Record { var: word(bytes, 0), low: word(bytes, 4), high: word(bytes, 8) },
-        _ => Record { var: bytes[0] as u32, low: word(bytes, 1), high: word(bytes, 5) },
+/// The record at the start of `bytes` in the layout `records`.
+fn decode(records: Records, bytes: &[u8]) -> NodeRecord {
+    match records {
+        Records::Native { .. } => NodeRecord { var: word(bytes, 0), low: word(bytes, 4), high: word(bytes, 8) },
+        Records::Foreign(layout) => (layout.decode)(bytes),
     }
+}
+
+/// The level of each variable id of `order` (the id at each level);
+/// `u32::MAX` for an id it does not name.
+fn levels(order: &[u32]) -> Vec<u32> {
+    let mut level = vec![u32::MAX; order.iter().map(|&v| v as usize + 1).max().unwrap_or(0)];
+    for (l, &v) in order.iter().enumerate() {
+        level[v as usize] = l as u32;
+    }
+    level
 }

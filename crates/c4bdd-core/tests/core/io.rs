@@ -258,3 +258,58 @@ fn files_read_in_place_answer_as_the_manager_and_check_each_block() {
     assert!(failed > 0 && answered > 0, "{failed} walks failed, {answered} answered");
     assert!(stored.verify().is_err());
 }
+
+/// A record of the test's foreign layout: variable u16, low u32, high u32.
+fn record10(var: u16, low: u32, high: u32) -> Vec<u8> {
+    [&var.to_le_bytes()[..], &low.to_le_bytes(), &high.to_le_bytes()].concat()
+}
+
+fn decode10(b: &[u8]) -> c4bdd_core::NodeRecord {
+    let word = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    c4bdd_core::NodeRecord { var: u16::from_le_bytes([b[0], b[1]]).into(), low: word(2), high: word(6) }
+}
+
+/// Another program's node array, written through `visit_post_order` in a
+/// layout of the caller's, answers in place as the manager does, loads back
+/// into another manager as the same function, passes `verify`, and a
+/// record pointing upwards is refused by `verify` and by the walks that
+/// meet it.
+#[test]
+fn foreign_node_arrays_written_in_post_order_read_in_place() {
+    use c4bdd_core::{Level, RecordLayout, StoredBdd};
+    let (mut m, x) = manager(N, Some(&[3, 1, 4, 0, 5, 2, 6, 7]));
+    let f = sample(&mut m, &x)[2];
+    let mut bytes = [record10(0, 0, 0), record10(0, 1, 1)].concat();
+    m.visit_post_order(&[f], |var, low, high| {
+        bytes.extend(record10(var.0 as u16, low, high));
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(bytes.len(), 10 * (m.node_count(f) + 2), "every node once, after the terminals");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f.rec");
+    std::fs::write(&path, &bytes).unwrap();
+    let layout = RecordLayout { bytes: 10, decode: decode10 };
+    let order: Vec<u32> = (0..N as u32).map(|l| m.var_at(Level(l)).0).collect();
+    let mut stored = StoredBdd::open_records(&path, layout, &order).unwrap();
+    stored.verify().unwrap();
+    let root = stored.roots()[0];
+    let table: Vec<bool> =
+        (0..1usize << N).map(|i| stored.eval(root, &crate::common::assignment(i, N)).unwrap()).collect();
+    assert_eq!(table, truth_table(&m, f, N));
+    let (mut other, y) = manager(N, None);
+    let var_of: Vec<Option<Var>> = y.iter().map(|&v| Some(v)).collect();
+    let loaded = stored.load_into(&mut other, root, &var_of).unwrap();
+    assert_eq!(truth_table(&other, loaded, N), truth_table(&m, f, N));
+
+    let mut bad = bytes.clone();
+    let last = bad.len() - 10;
+    bad[last + 2..last + 6].copy_from_slice(&(root + 1).to_le_bytes());
+    std::fs::write(&path, &bad).unwrap();
+    let stored = StoredBdd::open_records(&path, layout, &order).unwrap();
+    let e = stored.verify().unwrap_err().to_string();
+    assert!(e.contains("f.rec") && e.contains("malformed"), "{e}");
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    let e = StoredBdd::open_records(&path, layout, &order).err().unwrap().to_string();
+    assert!(e.contains("not a whole number of 10-byte records"), "{e}");
+}
