@@ -77,7 +77,9 @@ pub fn deserialize<'de, T: Named, D: serde::Deserializer<'de>>(d: D) -> Result<T
 }
 
 /// Declare an enum of unit variants with one name each (`Variant = "name"`,
-/// aliases after `|`), an optional default (`("what", default Variant)`), and doc comments on the enum and on each variant. It
+/// aliases after `|`), what its values are for messages and an optional
+/// default (`enum E ("what", default Variant)`), and doc comments on the enum
+/// and on each variant (the first paragraph is the value's help). It
 /// implements [`Named`], `Display` (padded), `FromStr`, `Serialize`,
 /// `Deserialize`, `Default` when one is named, and derives `Clone`, `Copy`,
 /// `Debug`, `PartialEq`, `Eq`, `PartialOrd`, `Ord`, `Hash`.
