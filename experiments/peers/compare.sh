@@ -16,7 +16,9 @@
 # default count (in-place image), c4bdd with the paper's monolithic relation
 # over alternating frames (--image monolithic) and each package with that
 # same strategy. Writes OUT_DIR/times.csv (round, board, program, image,
-# positions, wall_s, cpu_s, max_rss_kb), OUT_DIR/reports.txt (each package's
+# positions, wall_s, cpu_s, max_rss_kb, peak_nodes: c4bdd's peak live nodes
+# or the package's "figures:" line, gc_s: seconds of collection, empty where
+# not counted), OUT_DIR/reports.txt (each package's
 # own figures of each run: live nodes, collections) and OUT_DIR/meta.txt
 # (command, commits, package versions, machine); stops with an error if two
 # programs count different totals.
@@ -70,21 +72,37 @@ for board in "$@"; do
 done
 
 csv=$out/times.csv
-echo "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb" > "$csv.tmp"
+echo "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s" > "$csv.tmp"
 : > "$out/reports.txt.tmp"
+
+# figures PROGRAM LOG: set peak (peak nodes) and gc (seconds of collection,
+# empty when the program does not count them) from a run's output: c4bdd's
+# "time T s, GC P% ..., peak live nodes N" line, a package's "figures:" line.
+figures() {
+  if [ "$1" = c4bdd ]; then
+    peak=$(sed -n 's/^time .*peak live nodes \([0-9]*\).*/\1/p' "$2")
+    gc=$(sed -n 's/^time \([0-9.]*\) s, GC \([0-9.]*\)%.*/\1 \2/p' "$2" | awk '{ printf "%.3f", $1 * $2 / 100 }')
+  else
+    peak=$(sed -n 's/^figures: peak nodes \([0-9]*\), .*/\1/p' "$2")
+    gc=$(sed -n 's/^figures: .*, GC s \([0-9.]*\)$/\1/p' "$2")
+  fi
+  [ -n "$peak" ] || { echo "$1: no peak nodes in its output" >&2; exit 1; }
+}
 
 # run ROUND BOARD PROGRAM IMAGE COMMAND...: time one run and append its row.
 run() {
   local round=$1 board=$2 program=$3 image=$4; shift 4
   /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$@" > "$scratch/log" 2>&1 ||
     { echo "$program $board failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
-  local positions wall user sys rss cpu
+  local positions wall user sys rss cpu peak gc
   positions=$(sed -n 's/^total positions: \([0-9]*\)$/\1/p' "$scratch/log")
   [ -n "$positions" ] || { echo "$program $board: no total in its output" >&2; exit 1; }
   read -r wall user sys rss < "$scratch/time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
-  echo "$round,$board,$program,$image,$positions,$wall,$cpu,$rss" >> "$csv.tmp"
+  figures "$program" "$scratch/log"
+  echo "$round,$board,$program,$image,$positions,$wall,$cpu,$rss,$peak,$gc" >> "$csv.tmp"
   echo "$round $board $program: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
+  grep '^figures: ' "$scratch/log" | sed "s/^/$round $board $program: /" >> "$out/reports.txt.tmp" || true
   echo "round $round $board $program $image: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
 }
 

@@ -11,6 +11,7 @@ use anyhow::Result;
 use serde::Deserialize;
 
 use super::data::{archive_name, median, range, timing_archives};
+use super::plots::Series;
 use crate::experiment::record::read_rows;
 
 /// One timed run of `compare.sh`.
@@ -26,6 +27,13 @@ pub struct Timing {
     /// The process's peak RSS in KiB (`/usr/bin/time`'s `%M`), where recorded.
     #[serde(default)]
     pub max_rss_kb: Option<u64>,
+    /// The peak of nodes by the program's own count (c4bdd's peak live
+    /// nodes; a package's `figures:` line), where recorded.
+    #[serde(default)]
+    pub peak_nodes: Option<u64>,
+    /// Seconds of garbage collection, where the program counts them.
+    #[serde(default)]
+    pub gc_s: Option<f64>,
 }
 
 /// The archives of the comparison, oldest first.
@@ -44,9 +52,13 @@ paper's monolithic relation over alternating frames (`--image monolithic`) and e
 strategy, round after round, and archives each run's wall and CPU time and peak RSS (of the whole process) under \
 `results/peers/` (`results/oxidd/`: oxidd alone). Per board and program: the median CPU time of the rounds with \
 its range, that median over c4bdd's default and over c4bdd with the same strategy (above 1: c4bdd is faster), the \
-largest peak RSS, and whether every run of the board counted the same positions.\n\n\
-| archive | board | program | image | rounds | median CPU s | min - max CPU s | / c4bdd | / c4bdd monolithic | peak RSS MB | same positions |\n\
-|---|---|---|---|---:|---:|---|---:|---:|---:|---|\n",
+largest peak RSS, the largest peak of nodes by the program's own count (c4bdd and CUDD: live nodes at their \
+most; BuDDy and oxidd: the most nodes held at the end of a ply, garbage not yet collected included), the bytes of \
+peak RSS per node of that peak, the median seconds of garbage collection where the program counts them, and \
+whether every run of the board counted the same positions. `peers.png` draws each program's median CPU time \
+against its peak RSS, per board, from the newest archive.\n\n\
+| archive | board | program | image | rounds | median CPU s | min - max CPU s | / c4bdd | / c4bdd monolithic | peak RSS MB | peak nodes | bytes / node | GC s | same positions |\n\
+|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let mut rows = 0;
     for dir in archives(results) {
@@ -63,16 +75,23 @@ largest peak RSS, and whether every run of the board counted the same positions.
             let of_program = timings
                 .iter()
                 .filter(|t| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image));
-            let rss = of_program
-                .filter_map(|t| t.max_rss_kb)
-                .max()
-                .map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 * 1024.0 / 1e6));
+            let runs: Vec<&Timing> = of_program.collect();
+            let rss_kb = runs.iter().filter_map(|t| t.max_rss_kb).max();
+            let peak = runs.iter().filter_map(|t| t.peak_nodes).max();
+            let rss = rss_kb.map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 * 1024.0 / 1e6));
+            let per_node = match (rss_kb, peak) {
+                (Some(kb), Some(n)) if n > 0 => format!("{:.1}", kb as f64 * 1024.0 / n as f64),
+                _ => "-".to_string(),
+            };
+            let gc: Vec<f64> = runs.iter().filter_map(|t| t.gc_s).collect();
+            let gc = if gc.is_empty() { "-".to_string() } else { format!("{:.2}", median(gc)) };
+            let peak = peak.map_or("-".to_string(), |n| n.to_string());
             let mut counts = timings.iter().filter(|t| t.board == board).map(|t| t.positions);
             let first = counts.next();
             let same = if counts.all(|p| Some(p) == first) { "yes" } else { "NO" };
             let _ = writeln!(
                 s,
-                "| {source} | {board} | {program} | {image} | {} | {m:.2} | {lo:.2} - {hi:.2} | {} | {} | {rss} | {same} |",
+                "| {source} | {board} | {program} | {image} | {} | {m:.2} | {lo:.2} - {hi:.2} | {} | {} | {rss} | {peak} | {per_node} | {gc} | {same} |",
                 cpu.len(),
                 over("c4bdd", "in-place"),
                 over("c4bdd", "monolithic"),
@@ -90,4 +109,29 @@ pub fn cpu_by_group(timings: &[Timing]) -> BTreeMap<(&str, &str, &str), Vec<f64>
         groups.entry((&t.board, &t.program, &t.image)).or_default().push(t.cpu_s);
     }
     groups
+}
+
+/// Per program (and image) of the newest archive with peak RSS, its median
+/// CPU seconds against its largest peak RSS in bytes, a point a board named
+/// by it; empty when no archive records peak RSS.
+pub fn chart_series(results: &Path) -> Result<Vec<Series>> {
+    let newest = timing_archives(results, "peers").into_iter().rev().find_map(|dir| {
+        let timings: Result<Vec<Timing>> = read_rows(&dir.join("times.csv"));
+        match timings {
+            Ok(t) if t.iter().any(|t| t.max_rss_kb.is_some()) => Some(Ok(t)),
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
+        }
+    });
+    let Some(timings) = newest.transpose()? else { return Ok(Vec::new()) };
+    let mut by_program: BTreeMap<(&str, &str), Series> = BTreeMap::new();
+    for (&(board, program, image), cpu) in &cpu_by_group(&timings) {
+        let same = |t: &&Timing| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image);
+        let Some(kb) = timings.iter().filter(same).filter_map(|t| t.max_rss_kb).max() else { continue };
+        let name = if program == "c4bdd" { format!("c4bdd {image}") } else { program.to_string() };
+        let series = by_program.entry((program, image)).or_insert_with(|| Series::new(name, Vec::new()));
+        series.points.push((kb as f64 * 1024.0, median(cpu.clone())));
+        series.labels.push(board.to_string());
+    }
+    Ok(by_program.into_values().collect())
 }

@@ -254,12 +254,16 @@ fn the_6x6_account_names_the_one_thread_and_the_fastest_multi_thread_run() {
 /// `results/<kind>/2026-01-01-a/times.csv` holding `csv`: the text of
 /// `plots/<kind>.md` (`peers.md` for `oxidd`), or the report's error output.
 fn report_timings(kind: &str, csv: &str) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = dir.path().join("results").join(kind).join("2026-01-01-a");
+    report_timings_in(tempfile::tempdir().unwrap().path(), kind, csv)
+}
+
+/// [`report_timings`] in the folder `dir`.
+fn report_timings_in(dir: &std::path::Path, kind: &str, csv: &str) -> Result<String, String> {
+    let archive = dir.join("results").join(kind).join("2026-01-01-a");
     std::fs::create_dir_all(&archive).unwrap();
     std::fs::write(archive.join("times.csv"), csv).unwrap();
-    let (results, plots) = (dir.path().join("results"), dir.path().join("plots"));
-    let repro = dir.path().join("repro.md");
+    let (results, plots) = (dir.join("results"), dir.join("plots"));
+    let repro = dir.join("repro.md");
     let args = ["report", "--results", results.to_str().unwrap(), "--plots", plots.to_str().unwrap()];
     let out = c4bdd(&[&args[..], &["--repro", repro.to_str().unwrap(), "--reference", &reference()]].concat());
     if !out.status.success() {
@@ -270,46 +274,67 @@ fn report_timings(kind: &str, csv: &str) -> Result<String, String> {
     Ok(std::fs::read_to_string(plots.join(format!("{page}.md"))).unwrap())
 }
 
+/// The line of `text` that starts with `head`.
+fn row_of<'a>(text: &'a str, head: &str) -> &'a str {
+    text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("no row {head}: {text}"))
+}
+
+/// `plots/peers.md` of a tree whose only archive is `results/peers/2026-01-01-a`
+/// holding `csv`, and whether `plots/peers.png` was drawn.
+fn report_peers(csv: &str) -> Result<(String, bool), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let text = report_timings_in(dir.path(), "peers", csv)?;
+    Ok((text, dir.path().join("plots/peers.png").exists()))
+}
+
 /// `plots/peers.md` from the timings `experiments/peers/compare.sh` archives:
 /// per board and program the median CPU time of its rounds, its range, that
 /// median over c4bdd's default and over c4bdd with the same strategy, the
-/// largest peak RSS, and whether the board's runs agreed on the positions;
-/// archives of oxidd alone (no RSS column) are read too; a malformed file is
-/// an error naming it.
+/// largest peak RSS and peak nodes, RSS bytes per node, the median GC
+/// seconds, and whether the board's runs agreed on the positions; the chart
+/// of CPU time against RSS; archives without the node and GC columns, and
+/// of oxidd alone (no RSS column), are read too; a malformed file is an
+/// error naming it.
 #[test]
 fn report_compares_the_archived_peer_timings() {
-    let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s,max_rss_kb\n");
+    let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s\n");
     for (round, [in_place, monolithic, cudd]) in [(1, [1.0, 4.0, 5.0]), (2, [5.0, 3.0, 6.0]), (3, [2.0, 2.0, 4.0])] {
-        csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place},120000\n");
-        csv += &format!("{round},7x4,c4bdd,monolithic,2265792710,{monolithic},{monolithic},190000\n");
-        csv += &format!("{round},7x4,cudd,monolithic,2265792710,{cudd},{cudd},{}\n", 400000 + round);
+        csv += &format!("{round},7x4,c4bdd,in-place,2265792710,{in_place},{in_place},120000,6000000,0\n");
+        csv += &format!("{round},7x4,c4bdd,monolithic,2265792710,{monolithic},{monolithic},190000,8000000,0.5\n");
+        csv += &format!(
+            "{round},7x4,cudd,monolithic,2265792710,{cudd},{cudd},{},{},{cudd}\n",
+            400000 + round,
+            999999 + round
+        );
     }
-    csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1,20000\n1,4x4,buddy,monolithic,161028,0.2,0.2,30000\n";
-    let text = report_timings("peers", &csv).unwrap_or_else(|err| panic!("{err}"));
+    csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1,20000,1000,0\n1,4x4,oxidd,monolithic,161028,0.2,0.2,30000,2000,\n";
+    let (text, chart) = report_peers(&csv).unwrap_or_else(|err| panic!("{err}"));
     let row = |board: &str, program: &str, image: &str| {
         let head = format!("| peers/2026-01-01-a | {board} | {program} | {image} |");
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
     };
-    assert!(
-        row("7x4", "c4bdd", "in-place").ends_with("| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 123 | yes |"),
-        "{text}"
-    );
-    assert!(
-        row("7x4", "c4bdd", "monolithic").ends_with("| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 195 | yes |"),
-        "{text}"
-    );
-    assert!(
-        row("7x4", "cudd", "monolithic").ends_with("| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 410 | yes |"),
-        "{text}"
-    );
-    assert!(row("4x4", "buddy", "monolithic").ends_with("| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 31 | NO |"), "{text}");
+    let ends = |board, program, image, tail: &str| {
+        let r = row(board, program, image);
+        assert!(r.ends_with(tail), "{r} should end with {tail}");
+    };
+    ends("7x4", "c4bdd", "in-place", "| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 123 | 6000000 | 20.5 | 0.00 | yes |");
+    ends("7x4", "c4bdd", "monolithic", "| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 195 | 8000000 | 24.3 | 0.50 | yes |");
+    ends("7x4", "cudd", "monolithic", "| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 410 | 1000002 | 409.6 | 5.00 | yes |");
+    ends("4x4", "oxidd", "monolithic", "| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 31 | 2000 | 15360.0 | - | NO |");
+    assert!(chart, "peers.png drawn from an archive with peak RSS");
+
+    let before =
+        "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0,120000\n";
+    let (text, _) = report_peers(before).unwrap_or_else(|err| panic!("{err}"));
+    let r = row_of(&text, "| peers/2026-01-01-a | 7x4 | c4bdd | in-place |");
+    assert!(r.ends_with("| 1 | 2.00 | 2.00 - 2.00 | 1.00 | - | 123 | - | - | - | yes |"), "{r}");
 
     let oxidd = "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0\n\
 1,7x4,oxidd,monolithic,2265792710,5.0,5.0\n";
     let text = report_timings("oxidd", oxidd).unwrap_or_else(|err| panic!("{err}"));
     let head = "| oxidd/2026-01-01-a | 7x4 | oxidd | monolithic |";
-    let row = text.lines().find(|l| l.starts_with(head)).unwrap_or_else(|| panic!("no row {head}: {text}"));
-    assert!(row.ends_with("| 1 | 5.00 | 5.00 - 5.00 | 2.50 | - | - | yes |"), "{row}");
+    let row = row_of(&text, head);
+    assert!(row.ends_with("| 1 | 5.00 | 5.00 - 5.00 | 2.50 | - | - | - | - | - | yes |"), "{row}");
 
     let err = report_timings("peers", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
     assert!(err.contains("times.csv"), "{err}");

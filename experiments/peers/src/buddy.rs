@@ -159,6 +159,15 @@ impl Package for Buddy {
         f.0 == 1
     }
 
+    fn nodes_held(&self) -> u64 {
+        // SAFETY: a plain query of the table.
+        unsafe { bdd_getnodenum() as u64 }
+    }
+
+    fn gc_seconds(&self) -> Option<f64> {
+        Some(GC.lock().unwrap().1)
+    }
+
     fn report(&self) -> String {
         // SAFETY: plain queries of the table's size.
         let (live, table) = unsafe { (bdd_getnodenum(), bdd_getallocnum()) };

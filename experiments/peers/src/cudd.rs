@@ -33,6 +33,7 @@ extern "C" {
     fn Cudd_E(n: *mut DdNode) -> *mut DdNode;
     fn Cudd_NodeReadIndex(n: *mut DdNode) -> c_uint;
     fn Cudd_ReadPeakLiveNodeCount(dd: *mut DdManager) -> c_int;
+    fn Cudd_ReadNodeCount(dd: *mut DdManager) -> std::ffi::c_long;
     fn Cudd_ReadGarbageCollections(dd: *mut DdManager) -> c_int;
     fn Cudd_ReadGarbageCollectionTime(dd: *mut DdManager) -> c_long;
     fn Cudd_ReadMemoryInUse(dd: *mut DdManager) -> usize;
@@ -176,6 +177,21 @@ impl Package for Cudd {
     fn is_true(&self, f: &C) -> bool {
         // SAFETY: the manager's constant.
         f.node == unsafe { Cudd_ReadOne(self.dd) }
+    }
+
+    fn nodes_held(&self) -> u64 {
+        // SAFETY: a plain query of the manager's statistics.
+        unsafe { Cudd_ReadNodeCount(self.dd) as u64 }
+    }
+
+    fn peak_nodes(&self) -> Option<u64> {
+        // SAFETY: as above.
+        Some(unsafe { Cudd_ReadPeakLiveNodeCount(self.dd) } as u64)
+    }
+
+    fn gc_seconds(&self) -> Option<f64> {
+        // SAFETY: as above.
+        Some(unsafe { Cudd_ReadGarbageCollectionTime(self.dd) } as f64 / 1e3)
     }
 
     fn report(&self) -> String {

@@ -7,7 +7,11 @@
 //! line) subtracted before each image. Prints one line per ply (ply,
 //! positions, BDD nodes without complement edges), the total, the time and
 //! the package's own figures, so that every ply can be checked against
-//! c4bdd's.
+//! c4bdd's; then `figures: peak nodes N, GC s S`: the package's peak of live
+//! nodes where it keeps one (CUDD), else the most nodes it held at the end
+//! of a ply (its own count: BuDDy's and oxidd's include garbage not yet
+//! collected, as c4bdd's peak does), and its seconds of collection where it
+//! counts them ("-" for oxidd).
 
 mod board;
 #[cfg(feature = "buddy")]
@@ -126,7 +130,9 @@ fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) {
     let (n, cells) = (board.state_vars(), board.w * board.h);
     let mut states = b.initial();
     let mut total: u128 = 0;
+    let mut held = p.nodes_held();
     for ply in 0..=cells {
+        held = held.max(p.nodes_held());
         // The states of an odd ply live in frame B (variables 1, 3, ...):
         // counted over their own frame's variables.
         let positions = package::models(p, &states, 2, n);
@@ -147,4 +153,6 @@ fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) {
     }
     println!("total positions: {total}");
     println!("time {:.3} s, {}", start.elapsed().as_secs_f64(), p.report());
+    let gc = p.gc_seconds().map_or("-".to_string(), |s| format!("{s:.3}"));
+    println!("figures: peak nodes {}, GC s {gc}", p.peak_nodes().unwrap_or(held));
 }

@@ -67,6 +67,14 @@ impl Package for Oxidd {
         f.valid()
     }
 
+    fn nodes_held(&self) -> u64 {
+        self.mref.with_manager_shared(|m| m.num_inner_nodes()) as u64
+    }
+
+    fn gc_seconds(&self) -> Option<f64> {
+        None
+    }
+
     fn report(&self) -> String {
         let nodes = self.mref.with_manager_shared(|m| m.num_inner_nodes());
         format!("oxidd 0.13 (bcdd), inner nodes at the end {nodes}")

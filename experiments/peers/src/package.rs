@@ -29,6 +29,16 @@ pub trait Package {
     /// What the package says of itself after the run (its version, its
     /// statistics), one line.
     fn report(&self) -> String;
+    /// The nodes the package holds now, by its own count (the count takes
+    /// their most at the end of each ply unless [`Package::peak_nodes`]
+    /// knows better).
+    fn nodes_held(&self) -> u64;
+    /// The package's own peak of live nodes, where it keeps one.
+    fn peak_nodes(&self) -> Option<u64> {
+        None
+    }
+    /// Seconds spent collecting garbage, where the package counts them.
+    fn gc_seconds(&self) -> Option<f64>;
 }
 
 /// The models of `f` over variables `0, step, 2 step, ..` (`n` of them),
