@@ -159,9 +159,9 @@ impl Package for Buddy {
         f.0 == 1
     }
 
-    fn nodes_held(&self) -> u64 {
+    fn nodes_held(&self) -> Option<u64> {
         // SAFETY: a plain query of the table.
-        unsafe { bdd_getnodenum() as u64 }
+        Some(unsafe { bdd_getnodenum() } as u64)
     }
 
     fn gc_seconds(&self) -> Option<f64> {

@@ -130,9 +130,9 @@ fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) {
     let (n, cells) = (board.state_vars(), board.w * board.h);
     let mut states = b.initial();
     let mut total: u128 = 0;
-    let mut held = p.nodes_held();
+    let mut held = 0;
     for ply in 0..=cells {
-        held = held.max(p.nodes_held());
+        held = held.max(p.nodes_held().unwrap_or(0));
         // The states of an odd ply live in frame B (variables 1, 3, ...):
         // counted over their own frame's variables.
         let positions = package::models(p, &states, 2, n);

@@ -67,8 +67,8 @@ impl Package for Oxidd {
         f.valid()
     }
 
-    fn nodes_held(&self) -> u64 {
-        self.mref.with_manager_shared(|m| m.num_inner_nodes()) as u64
+    fn nodes_held(&self) -> Option<u64> {
+        Some(self.mref.with_manager_shared(|m| m.num_inner_nodes()) as u64)
     }
 
     fn gc_seconds(&self) -> Option<f64> {

@@ -29,10 +29,10 @@ pub trait Package {
     /// What the package says of itself after the run (its version, its
     /// statistics), one line.
     fn report(&self) -> String;
-    /// The nodes the package holds now, by its own count (the count takes
-    /// their most at the end of each ply unless [`Package::peak_nodes`]
-    /// knows better).
-    fn nodes_held(&self) -> u64;
+    /// The nodes the package holds now, by its own count, where asking
+    /// changes nothing (the count takes their most at the end of each ply);
+    /// `None` for a package that keeps its own peak ([`Package::peak_nodes`]).
+    fn nodes_held(&self) -> Option<u64>;
     /// The package's own peak of live nodes, where it keeps one.
     fn peak_nodes(&self) -> Option<u64> {
         None

@@ -52,23 +52,14 @@ pub struct SettingsArgs {
 impl SettingsArgs {
     /// The settings these options name.
     fn settings(&self) -> ManagerSettings {
-        let SettingsArgs {
-            gc_min_live,
-            gc_growth,
-            cache_ratio,
-            max_cache_entries,
-            min_cache_entries,
-            gc_cache,
-            split3_cache_ratio,
-        } = self.clone();
         ManagerSettings {
-            gc_min_live,
-            gc_growth,
-            cache_ratio,
-            max_cache_entries,
-            min_cache_entries,
-            gc_cache,
-            split3_cache_ratio,
+            gc_min_live: self.gc_min_live,
+            gc_growth: self.gc_growth,
+            cache_ratio: self.cache_ratio,
+            max_cache_entries: self.max_cache_entries,
+            min_cache_entries: self.min_cache_entries,
+            gc_cache: self.gc_cache,
+            split3_cache_ratio: self.split3_cache_ratio,
         }
     }
 }
