@@ -401,7 +401,7 @@ pub fn range(xs: &[f64]) -> (f64, f64) {
 }
 
 /// The directories under `results/<kind>` that hold a `times.csv` (the
-/// archives of a comparison script), in name order.
+/// archives of a comparison script), oldest first (by [`taken_at`]).
 pub fn timing_archives(results: &Path, kind: &str) -> Vec<PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(results.join(kind))
         .into_iter()
@@ -410,8 +410,17 @@ pub fn timing_archives(results: &Path, kind: &str) -> Vec<PathBuf> {
         .map(|d| d.path())
         .filter(|d| d.join("times.csv").is_file())
         .collect();
-    dirs.sort();
+    dirs.sort_by_cached_key(|d| (taken_at(d), d.clone()));
     dirs
+}
+
+/// When an archive was taken: the `date:` line of its meta.txt (ISO 8601),
+/// else its folder's name (which starts with the day), so that archives of
+/// one day sort by the hour they were taken.
+fn taken_at(dir: &Path) -> String {
+    let meta = std::fs::read_to_string(dir.join("meta.txt")).unwrap_or_default();
+    let date = meta.lines().find_map(|l| l.strip_prefix("date: ")).map(str::trim);
+    date.map_or_else(|| dir.file_name().unwrap_or_default().to_string_lossy().into_owned(), str::to_string)
 }
 
 /// The median of a non-empty list.

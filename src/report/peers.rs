@@ -56,7 +56,7 @@ largest peak RSS, the largest peak of nodes by the program's own count (c4bdd an
 most; BuDDy and oxidd: the most nodes held at the end of a ply, garbage not yet collected included), the bytes of \
 peak RSS per node of that peak, the median seconds of garbage collection where the program counts them, and \
 whether every run of the board counted the same positions. `peers.png` draws each program's median CPU time \
-against its peak RSS, per board, from the newest archive.\n\n\
+against its peak RSS, per board, from the newest archive that has it.\n\n\
 | archive | board | program | image | rounds | median CPU s | min - max CPU s | / c4bdd | / c4bdd monolithic | peak RSS MB | peak nodes | bytes / node | GC s | same positions |\n\
 |---|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n",
     );
@@ -111,27 +111,28 @@ pub fn cpu_by_group(timings: &[Timing]) -> BTreeMap<(&str, &str, &str), Vec<f64>
     groups
 }
 
-/// Per program (and image) of the newest archive with peak RSS, its median
-/// CPU seconds against its largest peak RSS in bytes, a point a board named
-/// by it; empty when no archive records peak RSS.
+/// Per program (and image), its median CPU seconds against its largest
+/// peak RSS in bytes, a point a board named by it, each (board, program,
+/// image) from the newest archive that records its peak RSS; empty when no
+/// archive does.
 pub fn chart_series(results: &Path) -> Result<Vec<Series>> {
-    let newest = timing_archives(results, "peers").into_iter().rev().find_map(|dir| {
-        let timings: Result<Vec<Timing>> = read_rows(&dir.join("times.csv"));
-        match timings {
-            Ok(t) if t.iter().any(|t| t.max_rss_kb.is_some()) => Some(Ok(t)),
-            Ok(_) => None,
-            Err(e) => Some(Err(e)),
+    let mut by_program: BTreeMap<(String, String), Series> = BTreeMap::new();
+    let mut drawn = std::collections::BTreeSet::new();
+    for dir in timing_archives(results, "peers").iter().rev() {
+        let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
+        for (&(board, program, image), cpu) in &cpu_by_group(&timings) {
+            let same =
+                |t: &&Timing| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image);
+            let Some(kb) = timings.iter().filter(same).filter_map(|t| t.max_rss_kb).max() else { continue };
+            if !drawn.insert((board.to_string(), program.to_string(), image.to_string())) {
+                continue;
+            }
+            let name = if program == "c4bdd" { format!("c4bdd {image}") } else { program.to_string() };
+            let key = (program.to_string(), image.to_string());
+            let series = by_program.entry(key).or_insert_with(|| Series::new(name, Vec::new()));
+            series.points.push((kb as f64 * 1024.0, median(cpu.clone())));
+            series.labels.push(board.to_string());
         }
-    });
-    let Some(timings) = newest.transpose()? else { return Ok(Vec::new()) };
-    let mut by_program: BTreeMap<(&str, &str), Series> = BTreeMap::new();
-    for (&(board, program, image), cpu) in &cpu_by_group(&timings) {
-        let same = |t: &&Timing| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image);
-        let Some(kb) = timings.iter().filter(same).filter_map(|t| t.max_rss_kb).max() else { continue };
-        let name = if program == "c4bdd" { format!("c4bdd {image}") } else { program.to_string() };
-        let series = by_program.entry((program, image)).or_insert_with(|| Series::new(name, Vec::new()));
-        series.points.push((kb as f64 * 1024.0, median(cpu.clone())));
-        series.labels.push(board.to_string());
     }
     Ok(by_program.into_values().collect())
 }
