@@ -401,7 +401,8 @@ pub fn range(xs: &[f64]) -> (f64, f64) {
 }
 
 /// The directories under `results/<kind>` that hold a `times.csv` (the
-/// archives of a comparison script), oldest first (by [`taken_at`]).
+/// archives of a comparison script), oldest first (by the date of their
+/// meta.txt, else by name).
 pub fn timing_archives(results: &Path, kind: &str) -> Vec<PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(results.join(kind))
         .into_iter()
