@@ -72,10 +72,7 @@ against its peak RSS, per board, from the newest archive that has it.\n\n\
                 base.map_or("-".to_string(), |b| format!("{:.2}", m / b))
             };
             let (lo, hi) = range(cpu);
-            let of_program = timings
-                .iter()
-                .filter(|t| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image));
-            let runs: Vec<&Timing> = of_program.collect();
+            let runs = runs_of(&timings, (board, program, image));
             let rss_kb = runs.iter().filter_map(|t| t.max_rss_kb).max();
             let peak = runs.iter().filter_map(|t| t.peak_nodes).max();
             let rss = rss_kb.map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 * 1024.0 / 1e6));
@@ -102,6 +99,11 @@ against its peak RSS, per board, from the newest archive that has it.\n\n\
     Ok((rows > 0).then_some(s))
 }
 
+/// The runs of `timings` of one board, program and image.
+fn runs_of<'a>(timings: &'a [Timing], key: (&str, &str, &str)) -> Vec<&'a Timing> {
+    timings.iter().filter(|t| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == key).collect()
+}
+
 /// The CPU seconds of `timings` by board, program and image, in that order.
 pub fn cpu_by_group(timings: &[Timing]) -> BTreeMap<(&str, &str, &str), Vec<f64>> {
     let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
@@ -121,9 +123,8 @@ pub fn chart_series(results: &Path) -> Result<Vec<Series>> {
     for dir in timing_archives(results, "peers").iter().rev() {
         let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
         for (&(board, program, image), cpu) in &cpu_by_group(&timings) {
-            let same =
-                |t: &&Timing| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == (board, program, image);
-            let Some(kb) = timings.iter().filter(same).filter_map(|t| t.max_rss_kb).max() else { continue };
+            let runs = runs_of(&timings, (board, program, image));
+            let Some(kb) = runs.iter().filter_map(|t| t.max_rss_kb).max() else { continue };
             if !drawn.insert((board.to_string(), program.to_string(), image.to_string())) {
                 continue;
             }
