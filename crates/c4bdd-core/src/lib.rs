@@ -123,6 +123,7 @@ mod manager;
 mod ops;
 mod pairs;
 mod parallel;
+mod prefetch;
 mod stats;
 mod store;
 

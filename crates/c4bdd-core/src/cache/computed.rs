@@ -191,6 +191,12 @@ impl Cache {
         self.entries[slot(op as u32, a, b, c, self.shift)].result_of(op, a, b, c)
     }
 
+    /// Hint that the entry of `op(a, b, c)` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, op: Op, a: u32, b: u32, c: u32) {
+        crate::prefetch::prefetch(&self.entries[slot(op as u32, a, b, c, self.shift)]);
+    }
+
     #[inline]
     pub fn put(&mut self, op: Op, a: u32, b: u32, c: u32, result: u32) {
         if let Some(e) = Entry::new(op, a, b, c, result) {

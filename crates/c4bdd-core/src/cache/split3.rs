@@ -55,6 +55,12 @@ impl Split3Cache {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
+    /// Hint that the entry of `(f, g, h)` is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, f: u32, g: u32, h: u32) {
+        crate::prefetch::prefetch(self.slot(f, g, h));
+    }
+
     #[inline(always)]
     fn slot(&self, f: u32, g: u32, h: u32) -> &Slot {
         let x = (f as u64 | (g as u64) << 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)

@@ -26,6 +26,8 @@ pub(crate) fn mark(nodes: Nodes, bits: &mut [u64], roots: &[u32]) -> usize {
             bits[word] |= bit;
             marked += 1;
             let n = nodes.get(g);
+            nodes.prefetch(n.low);
+            nodes.prefetch(n.high);
             stack.extend([n.low, n.high]);
         }
     }
@@ -57,6 +59,8 @@ pub(crate) fn mark_parallel(nodes: Nodes, bits: &[AtomicU64], f: u32, depth: u32
         if claim(g) {
             marked += 1;
             let n = nodes.get(g);
+            nodes.prefetch(n.low);
+            nodes.prefetch(n.high);
             stack.extend([n.low, n.high]);
         }
     }

@@ -222,6 +222,10 @@ pub(crate) fn apply<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> St
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
+    if Manager::apply_terminal_case(op, f1, g1).is_none() {
+        let (a, b) = Manager::apply_operands(op, f1, g1);
+        r.prefetch(op, a, b, 0);
+    }
     let (low, high) =
         r.both(depth, move || apply(r, op, f0, g0, depth + 1), move || apply(r, op, f1, g1, depth + 1))?;
     let x = r.mk_known(level, low, high, [(f, (f0, f1)), (g, (g0, g1))])?;
@@ -249,6 +253,11 @@ pub(crate) fn split<R: Recursor>(r: R, f: u32, g: u32, depth: u32) -> Step2 {
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
+    if Manager::split_terminal_case(f1, g1).is_none() && f1 != 1 {
+        let (fa, ga) = Manager::apply_operands(Op::And, f1, g1);
+        r.prefetch(Op::And, fa, ga, 0);
+        r.prefetch_entry(Op::Diff, f1, g1, 0);
+    }
     let ((a0, d0), (a1, d1)) =
         r.both(depth, move || split(r, f0, g0, depth + 1), move || split(r, f1, g1, depth + 1))?;
     let operands = [(f, (f0, f1)), (g, (g0, g1))];

@@ -146,6 +146,12 @@ pub(crate) fn pair<R: Recursor>(r: R, op: Op, f: u32, t: u32, id: u32, depth: u3
     }
     let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| r.cofactors(g, level));
     let below = depth + u32::from(forks(f0, f1, into0, into1));
+    // The first product runs at once; the other three are hinted.
+    for (g, t) in [(f1, into0.1), (f0, into1.0), (f1, into1.1)] {
+        if g > 1 && t > 1 {
+            r.prefetch(op, g, t, id);
+        }
+    }
     // `pair(f0, t.0) ∨ pair(f1, t.1)` for the result's low and high child.
     let join = |t: (u32, u32)| -> Step {
         let (a, b) = r.both(depth, move || pair(r, op, f0, t.0, id, below), move || pair(r, op, f1, t.1, id, below))?;

@@ -69,6 +69,10 @@ pub(crate) fn split3<R: Recursor>(r: R, f: u32, g: u32, h: u32, depth: u32) -> S
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);
     let (h0, h1) = r.cofactors(h, level);
+    if Manager::split3_terminal_case(f1, g1, h1).is_none() {
+        r.split3_cache().prefetch(f1, g1, h1);
+        [f1, g1, h1].into_iter().for_each(|x| r.prefetch_node(x));
+    }
     let (low, high) =
         r.both(depth, move || split3(r, f0, g0, h0, depth + 1), move || split3(r, f1, g1, h1, depth + 1))?;
     let operands = [(f, (f0, f1)), (g, (g0, g1)), (h, (h0, h1))];

@@ -194,6 +194,16 @@ impl Recursor for &Shared<'_> {
     }
 
     #[inline(always)]
+    fn prefetch_entry(&self, op: Op, a: u32, b: u32, c: u32) {
+        crate::prefetch::prefetch(self.entry(op, a, b, c));
+    }
+
+    #[inline(always)]
+    fn prefetch_node(&self, f: u32) {
+        self.arena.prefetch(f);
+    }
+
+    #[inline(always)]
     fn count(&self, op: Op, hit: bool) {
         let local = self.local();
         local.steps[op.index()] += 1;

@@ -77,6 +77,21 @@ pub(crate) trait Recursor: Copy + Send + Sync {
         }
     }
 
+    /// Hint that the computed cache's entry of `op(a, b, c)` is read soon.
+    fn prefetch_entry(&self, op: Op, a: u32, b: u32, c: u32);
+
+    /// Hint that node `f`'s record is read soon.
+    fn prefetch_node(&self, f: u32);
+
+    /// Hint that the step `op(a, b, c)`, whose `a` and `b` are nodes, runs
+    /// soon: its cache entry and both operands' records (see `prefetch.rs`).
+    #[inline(always)]
+    fn prefetch(&self, op: Op, a: u32, b: u32, c: u32) {
+        self.prefetch_entry(op, a, b, c);
+        self.prefetch_node(a);
+        self.prefetch_node(b);
+    }
+
     /// Count a step of `op` and look it up in the cache.
     #[inline(always)]
     fn cached(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
@@ -148,6 +163,16 @@ impl Recursor for Seq<'_> {
     #[inline(always)]
     fn put(&self, op: Op, a: u32, b: u32, c: u32, r: u32) {
         self.get_mut().cache.put(op, a, b, c, r)
+    }
+
+    #[inline(always)]
+    fn prefetch_entry(&self, op: Op, a: u32, b: u32, c: u32) {
+        self.get().cache.prefetch(op, a, b, c);
+    }
+
+    #[inline(always)]
+    fn prefetch_node(&self, f: u32) {
+        self.get().table.nodes().prefetch(f);
     }
 
     #[inline(always)]

@@ -214,16 +214,7 @@ impl IndexTable {
     /// (a hint; nothing on targets without one).
     #[inline(always)]
     pub fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let group = self.group(h, 0) as *const Group as *const i8;
-            // SAFETY: a prefetch is a hint: it reads nothing the program sees
-            // and never faults, and `group` points into the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(group) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
+        crate::prefetch::prefetch(self.group(h, 0));
     }
 
     /// Whether `id` is in the probe sequence of hash `h`.

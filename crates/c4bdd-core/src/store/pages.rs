@@ -156,6 +156,14 @@ impl Nodes<'_> {
         Node { level: self.levels[(i >> PAGE_BITS) as usize], low: r.low, high: r.high }
     }
 
+    /// Hint that slot `i`'s record is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, i: u32) {
+        if let Some(r) = self.recs.get(i as usize) {
+            crate::prefetch::prefetch(r);
+        }
+    }
+
     /// The level of slot `i`'s page.
     #[inline(always)]
     pub fn level(&self, i: u32) -> u32 {

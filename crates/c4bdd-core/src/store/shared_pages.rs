@@ -124,6 +124,12 @@ impl<'a> SharedArena<'a> {
         unsafe { *self.recs.add(i as usize) }
     }
 
+    /// Hint that slot `i`'s record is read soon.
+    #[inline(always)]
+    pub fn prefetch(&self, i: u32) {
+        crate::prefetch::prefetch(self.recs.wrapping_add(i as usize));
+    }
+
     /// The level of a published slot's page.
     #[inline(always)]
     pub fn level(&self, i: u32) -> u32 {
