@@ -89,7 +89,8 @@ run() {
   read -r wall user sys rss < "$scratch/time"
   local cpu
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
-  echo "$round,$job,$label,$wall,$cpu,$rss,$own" >> "$csv.tmp"
+  # A parts job names its cells with commas: the field is quoted.
+  echo "$round,\"$job\",$label,$wall,$cpu,$rss,$own" >> "$csv.tmp"
   echo "round $round $job $label: wall $wall s, CPU $cpu s, max RSS $rss kB, own $own s"
   results "$pass" "$scratch/$label.csv" > "$scratch/$label.results"
 }
