@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # Interleaved timing of c4bdd against other BDD packages on the same counts.
 #
-# usage: experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES BOARD...
-#   PACKAGES: comma-separated, of oxidd, buddy (needs Debian's libbdd-dev)
-#   and cudd (needs CUDD_DIR, CUDD 3.0.0's source tree built by its own
-#   configure and make); boards as 7x4. The packages run with
+# usage: [THREADS=1,2] experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES BOARD...
+#   PACKAGES: comma-separated, of oxidd, buddy (needs Debian's libbdd-dev),
+#   cudd (needs CUDD_DIR, CUDD 3.0.0's source tree built by its own
+#   configure and make) and sylvan (needs SYLVAN_DIR, where Sylvan 1.8.1
+#   with Lace 1.4.1 is installed); boards as 7x4. THREADS (default 1): the
+#   thread counts to run; above one, only c4bdd and Sylvan run (the others
+#   have one thread). The packages run with
 #   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc's memory in huge pages,
 #   which c4bdd's allocator asks for itself; oxidd runs with it too).
 #
 # Builds c4bdd and c4bdd-peers (release, with the packages' features). Then,
 # per board, checks that every package builds c4bdd's BDDs: each ply's
 # positions and BDD nodes (counted without complement edges) equal those of
-# `c4bdd count --image monolithic`, before any time is taken. Then, round
-# after round and board by board, one after another on one thread: c4bdd's
-# default count (in-place image), c4bdd with the paper's monolithic relation
-# over alternating frames (--image monolithic) and each package with that
-# same strategy. Writes OUT_DIR/times.csv (round, board, program, image,
-# positions, wall_s, cpu_s, max_rss_kb, peak_nodes: c4bdd's peak live nodes
-# or the package's "figures:" line, gc_s: seconds of collection, empty where
-# not counted), OUT_DIR/reports.txt (each package's
+# `c4bdd count --image monolithic`, before any time is taken (Sylvan: with
+# each image and thread count). Then, round after round, board by board and
+# thread count by thread count, one after another: c4bdd's default count
+# (in-place image), c4bdd with the paper's monolithic relation over
+# alternating frames (--image monolithic), each package with that same
+# strategy and Sylvan with c4bdd's default too (its relnext). Writes
+# OUT_DIR/times.csv (round, board, program, image, threads, positions,
+# wall_s, cpu_s, max_rss_kb, peak_nodes: c4bdd's peak live nodes or the
+# package's "figures:" line, gc_s: seconds of collection, empty where not
+# counted), OUT_DIR/reports.txt (each package's
 # own figures of each run: live nodes, collections) and OUT_DIR/meta.txt
 # (command, commits, package versions, machine); stops with an error if two
 # programs count different totals.
@@ -30,9 +35,15 @@ out=$1; rounds=$2; packages=$3; shift 3
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
 IFS=, read -r -a pkgs <<< "$packages"
 for p in "${pkgs[@]}"; do
-  [[ $p =~ ^(oxidd|buddy|cudd)$ ]] || { echo "a package is oxidd, buddy or cudd: '$p'" >&2; exit 2; }
+  [[ $p =~ ^(oxidd|buddy|cudd|sylvan)$ ]] || { echo "a package is oxidd, buddy, cudd or sylvan: '$p'" >&2; exit 2; }
   [[ $p != cudd || -f ${CUDD_DIR:-}/cudd/.libs/libcudd.a ]] ||
     { echo "cudd needs CUDD_DIR, a built CUDD 3.0.0 source tree (no cudd/.libs/libcudd.a under '${CUDD_DIR:-}')" >&2; exit 2; }
+  [[ $p != sylvan || -f ${SYLVAN_DIR:-}/lib/libsylvan.a ]] ||
+    { echo "sylvan needs SYLVAN_DIR, where Sylvan 1.8.1 is installed (no lib/libsylvan.a under '${SYLVAN_DIR:-}')" >&2; exit 2; }
+done
+IFS=, read -r -a threads <<< "${THREADS:-1}"
+for t in "${threads[@]}"; do
+  [[ $t =~ ^[1-9][0-9]*$ ]] || { echo "THREADS is a comma-separated list of positive integers: '${THREADS:-}'" >&2; exit 2; }
 done
 for b in "$@"; do
   [[ $b =~ ^[0-9]+x[0-9]+$ ]] || { echo "a board is WxH, e.g. 7x4: '$b'" >&2; exit 2; }
@@ -51,11 +62,22 @@ mkdir -p "$out"
   echo "oxidd: $(grep -A1 '^name = "oxidd"$' "$here/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')"
   echo "buddy: $(dpkg-query -W -f '${Version}' libbdd-dev 2>/dev/null || echo 'not installed')"
   echo "cudd: $( [ -n "${CUDD_DIR:-}" ] && sed -n 's/^PACKAGE_VERSION = //p' "$CUDD_DIR/Makefile" || echo 'not used') (CUDD_DIR ${CUDD_DIR:-unset})"
+  echo "sylvan: $( [ -n "${SYLVAN_DIR:-}" ] && sed -n 's/^Version: //p' "$SYLVAN_DIR/lib/pkgconfig/sylvan.pc" || echo 'not used'), lace (the version its cmake files declare; its tag v1.4.1 says 1.3.1): $( [ -n "${SYLVAN_DIR:-}" ] && sed -n 's/^set(PACKAGE_VERSION "\(.*\)")/\1/p' "$SYLVAN_DIR/lib/cmake/lace/lace-config-version.cmake" || echo 'not used') (SYLVAN_DIR ${SYLVAN_DIR:-unset})"
+  echo "threads: ${THREADS:-1}"
   meta_machine
   meta_load
 } > "$out/meta.txt"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+
+# jobs_of PACKAGE: the runs of a package as IMAGE:THREADS words: the
+# monolithic image on one thread; Sylvan also in place, and both on every
+# thread count.
+jobs_of() {
+  for t in "${threads[@]}"; do
+    if [ "$1" = sylvan ]; then echo "monolithic:$t in-place:$t"; elif [ "$t" = 1 ]; then echo "monolithic:1"; fi
+  done
+}
 
 # The per-ply check: every package's lines "ply positions nodes" against
 # c4bdd's monolithic count of the same board.
@@ -64,15 +86,18 @@ for board in "$@"; do
   "$c4bdd" count -W "$w" -H "$h" --image monolithic --csv "$scratch/c4bdd.csv" > /dev/null
   awk -F, -v cols=ply,states,bdd_nodes -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
   for p in "${pkgs[@]}"; do
-    "$peers" --package "$p" -W "$w" -H "$h" | grep -E '^[0-9]+ [0-9]+ [0-9]+$' > "$scratch/got"
-    cmp -s "$scratch/want" "$scratch/got" ||
-      { echo "$p $board: a ply's positions or BDD nodes differ from c4bdd's" >&2; diff "$scratch/want" "$scratch/got" | head -5 >&2; exit 1; }
-    echo "$board $p: every ply's positions and BDD nodes equal c4bdd's"
+    for job in $(jobs_of "$p"); do
+      IFS=: read -r image t <<< "$job"
+      "$peers" --package "$p" -W "$w" -H "$h" --image "$image" --threads "$t" | grep -E '^[0-9]+ [0-9]+ [0-9]+$' > "$scratch/got"
+      cmp -s "$scratch/want" "$scratch/got" ||
+        { echo "$p $board ($image, $t threads): a ply's positions or BDD nodes differ from c4bdd's" >&2; diff "$scratch/want" "$scratch/got" | head -5 >&2; exit 1; }
+      echo "$board $p ($image, $t threads): every ply's positions and BDD nodes equal c4bdd's"
+    done
   done
 done
 
 csv=$out/times.csv
-echo "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s" > "$csv.tmp"
+echo "round,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s" > "$csv.tmp"
 : > "$out/reports.txt.tmp"
 
 # figures PROGRAM LOG: set peak (peak nodes) and gc (seconds of collection,
@@ -89,9 +114,9 @@ figures() {
   [ -n "$peak" ] || { echo "$1: no peak nodes in its output" >&2; exit 1; }
 }
 
-# run ROUND BOARD PROGRAM IMAGE COMMAND...: time one run and append its row.
+# run ROUND BOARD PROGRAM IMAGE THREADS COMMAND...: time one run and append its row.
 run() {
-  local round=$1 board=$2 program=$3 image=$4; shift 4
+  local round=$1 board=$2 program=$3 image=$4 t=$5; shift 5
   /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$@" > "$scratch/log" 2>&1 ||
     { echo "$program $board failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
   local positions wall user sys rss cpu peak gc
@@ -100,21 +125,28 @@ run() {
   read -r wall user sys rss < "$scratch/time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
   figures "$program" "$scratch/log"
-  echo "$round,$board,$program,$image,$positions,$wall,$cpu,$rss,$peak,$gc" >> "$csv.tmp"
-  echo "$round $board $program: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
-  grep '^figures: ' "$scratch/log" | sed "s/^/$round $board $program: /" >> "$out/reports.txt.tmp" || true
-  echo "round $round $board $program $image: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
+  echo "$round,$board,$program,$image,$t,$positions,$wall,$cpu,$rss,$peak,$gc" >> "$csv.tmp"
+  echo "$round $board $program $image $t: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
+  grep '^figures: ' "$scratch/log" | sed "s/^/$round $board $program $image $t: /" >> "$out/reports.txt.tmp" || true
+  echo "round $round $board $program $image $t threads: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
 }
 
 for round in $(seq "$rounds"); do
   for board in "$@"; do
     w=${board%x*}; h=${board#*x}
-    run "$round" "$board" c4bdd in-place "$c4bdd" count -W "$w" -H "$h"
-    run "$round" "$board" c4bdd monolithic "$c4bdd" count -W "$w" -H "$h" --image monolithic
-    for p in "${pkgs[@]}"; do
-      run "$round" "$board" "$p" monolithic env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$peers" --package "$p" -W "$w" -H "$h"
+    for t in "${threads[@]}"; do
+      run "$round" "$board" c4bdd in-place "$t" "$c4bdd" count -W "$w" -H "$h" --threads "$t"
+      run "$round" "$board" c4bdd monolithic "$t" "$c4bdd" count -W "$w" -H "$h" --image monolithic --threads "$t"
+      for p in "${pkgs[@]}"; do
+        for job in $(jobs_of "$p"); do
+          IFS=: read -r image jt <<< "$job"
+          [ "$jt" = "$t" ] || continue
+          run "$round" "$board" "$p" "$image" "$t" env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
+            "$peers" --package "$p" -W "$w" -H "$h" --image "$image" --threads "$t"
+        done
+      done
     done
-    totals=$(awk -F, -v r="$round" -v b="$board" '$1 == r && $2 == b {print $5}' "$csv.tmp" | sort -u | wc -l)
+    totals=$(awk -F, -v r="$round" -v b="$board" '$1 == r && $2 == b {print $6}' "$csv.tmp" | sort -u | wc -l)
     [ "$totals" -eq 1 ] || { echo "$board: the programs count different totals" >&2; exit 1; }
   done
 done

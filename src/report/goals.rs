@@ -166,8 +166,10 @@ fn artifact_solve(results: &Path, board: &str) -> Result<[Option<Reached>; 2]> {
 fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
     for dir in peers::archives(results).iter().rev() {
         let timings: Vec<peers::Timing> = read_rows(&dir.join("times.csv"))?;
-        let groups = peers::cpu_by_group(&timings);
-        let cpu_of = |program, image| groups.get(&(board, program, image)).map(|xs| median(xs.clone()));
+        let groups = peers::runs_by_group(&timings);
+        let cpu_of = |program, image| {
+            groups.get(&(board, program, image, 1)).map(|runs| median(runs.iter().map(|t| t.cpu_s).collect()))
+        };
         if let (Some(o), Some(c)) = (cpu_of("oxidd", "monolithic"), cpu_of("c4bdd", "in-place")) {
             let detail = format!("oxidd {o:.2} s, c4bdd {c:.2} s");
             return Ok(Some(Reached { value: o / c, detail, source: archive_name(results, dir) }));

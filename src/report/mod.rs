@@ -427,23 +427,24 @@ fn pages(out: &mut Listing, archive: &Archive, results: &Path, orders_tried: &[o
     Ok(())
 }
 
-/// c4bdd beside other BDD packages: CPU time against peak RSS, per board.
+/// c4bdd beside other BDD packages: time (CPU on one thread, wall on more)
+/// against peak RSS, per board.
 fn peers_chart(out: &mut Listing, results: &Path) -> Result<()> {
     let series = peers::chart_series(results)?;
     if series.is_empty() {
         return Ok(());
     }
     let chart = Chart {
-        title: "c4bdd beside other BDD packages: CPU time against peak RSS (one thread, per board)",
+        title: "c4bdd beside other BDD packages: time against peak RSS (per board)",
         x_label: "peak RSS (bytes)",
-        y_label: "median CPU time (s)",
+        y_label: "median time (s): CPU on one thread, wall on more",
         axes: Axes::LogLog,
         series,
     };
     out.chart(
         "peers",
         &chart,
-        "c4bdd beside other BDD packages: median CPU time against peak RSS per board (plots/peers.md)",
+        "c4bdd beside other BDD packages: median time against peak RSS per board (plots/peers.md)",
     )
 }
 

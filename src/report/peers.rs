@@ -1,4 +1,5 @@
-//! `plots/peers.md`: c4bdd beside other BDD packages (oxidd, BuDDy, CUDD),
+//! `plots/peers.md`: c4bdd beside other BDD packages (oxidd, BuDDy, CUDD,
+//! Sylvan),
 //! from the timings that `experiments/peers/compare.sh` archives under
 //! `results/peers/<dir>/times.csv` (and `results/oxidd/`, the archives of
 //! oxidd alone, without the peak RSS column).
@@ -21,6 +22,9 @@ pub struct Timing {
     pub board: String,
     pub program: String,
     pub image: String,
+    /// Threads of the run (archives without the column ran on one).
+    #[serde(default = "one")]
+    pub threads: u32,
     pub positions: u128,
     pub wall_s: f64,
     pub cpu_s: f64,
@@ -36,6 +40,25 @@ pub struct Timing {
     pub gc_s: Option<f64>,
 }
 
+fn one() -> u32 {
+    1
+}
+
+impl Timing {
+    /// The time a row is judged by: CPU seconds on one thread, wall
+    /// seconds on more (where CPU time adds the threads up).
+    pub fn measure(&self) -> f64 {
+        if self.threads > 1 {
+            self.wall_s
+        } else {
+            self.cpu_s
+        }
+    }
+}
+
+/// A board, program, image and thread count: the runs that a row sums up.
+pub type Key<'a> = (&'a str, &'a str, &'a str, u32);
+
 /// The archives of the comparison, oldest first.
 pub fn archives(results: &Path) -> Vec<std::path::PathBuf> {
     [timing_archives(results, "oxidd"), timing_archives(results, "peers")].concat()
@@ -45,34 +68,39 @@ pub fn archives(results: &Path) -> Vec<std::path::PathBuf> {
 /// an error naming it.
 pub fn markdown(results: &Path) -> Result<Option<String>> {
     let mut s = String::from(
-        "c4bdd beside other BDD packages (one thread), counting the same boards in the compressed encoding, \
+        "c4bdd beside other BDD packages, counting the same boards in the compressed encoding, \
 column-wise order, one terminal BDD per frame: `experiments/peers/compare.sh` checks that each package builds \
 c4bdd's BDDs (every ply's positions and nodes equal), then runs c4bdd's default in-place image, c4bdd with the \
-paper's monolithic relation over alternating frames (`--image monolithic`) and each package with that same \
-strategy, round after round, and archives each run's wall and CPU time and peak RSS (of the whole process) under \
-`results/peers/` (`results/oxidd/`: oxidd alone). Per board and program: the median CPU time of the rounds with \
-its range, that median over c4bdd's default and over c4bdd with the same strategy (above 1: c4bdd is faster), the \
-largest peak RSS, the largest peak of nodes by the program's own count (c4bdd and CUDD: live nodes at their \
-most; BuDDy and oxidd: the most nodes held at the end of a ply, garbage not yet collected included), the bytes of \
-peak RSS per node of that peak, the median seconds of garbage collection where the program counts them, and \
-whether every run of the board counted the same positions. `peers.png` draws each program's median CPU time \
-against its peak RSS, per board, from the newest archive that has it.\n\n\
-| archive | board | program | image | rounds | median CPU s | min - max CPU s | / c4bdd | / c4bdd monolithic | peak RSS MB | peak nodes | bytes / node | GC s | same positions |\n\
-|---|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n",
+paper's monolithic relation over alternating frames (`--image monolithic`), each package with that same \
+strategy and Sylvan also with c4bdd's default (its `relnext`, the relational product that renames in place), \
+round after round, on one thread and, for c4bdd and Sylvan, on more, and archives each run's wall and CPU time and \
+peak RSS (of the whole process) under `results/peers/` (`results/oxidd/`: oxidd alone). Per board, program, image \
+and threads: the median time of the rounds with its range (CPU seconds on one thread; wall seconds on more, \
+where CPU time adds the threads up), the median wall time, that median time over c4bdd's default and over c4bdd \
+with the same image, both on as many threads (above 1: c4bdd is faster), the largest peak RSS, the largest peak \
+of nodes by the program's own count (c4bdd and CUDD: live nodes at their most; Sylvan: its table's filled slots \
+at their most, at the end of a ply or when a collection began; BuDDy and oxidd: the most nodes held at the end \
+of a ply; all but CUDD's with garbage not yet collected), the bytes of peak RSS per node of that peak, the median \
+seconds of garbage collection where the program counts them, and whether every run of the board counted the \
+same positions. `peers.png` draws each program's median time against its peak RSS, per board, from the newest \
+archive that has it.\n\n\
+| archive | board | program | image | threads | rounds | median time s | min - max s | median wall s | / c4bdd | / c4bdd same image | peak RSS MB | peak nodes | bytes / node | GC s | same positions |\n\
+|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     let mut rows = 0;
     for dir in archives(results) {
         let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
-        let groups = cpu_by_group(&timings);
+        let groups = runs_by_group(&timings);
         let source = archive_name(results, &dir);
-        for (&(board, program, image), cpu) in &groups {
-            let m = median(cpu.clone());
-            let over = |program, image| {
-                let base = groups.get(&(board, program, image)).map(|c| median(c.clone()));
-                base.map_or("-".to_string(), |b| format!("{:.2}", m / b))
+        for (&(board, program, image, threads), runs) in &groups {
+            let times: Vec<f64> = runs.iter().map(|t| t.measure()).collect();
+            let m = median(times.clone());
+            let over = |image| {
+                let base = groups.get(&(board, "c4bdd", image, threads));
+                base.map_or("-".to_string(), |b| format!("{:.2}", m / median(b.iter().map(|t| t.measure()).collect())))
             };
-            let (lo, hi) = range(cpu);
-            let runs = runs_of(&timings, (board, program, image));
+            let (lo, hi) = range(&times);
+            let wall = median(runs.iter().map(|t| t.wall_s).collect());
             let rss_kb = runs.iter().filter_map(|t| t.max_rss_kb).max();
             let peak = runs.iter().filter_map(|t| t.peak_nodes).max();
             let rss = rss_kb.map_or("-".to_string(), |kb| format!("{:.0}", kb as f64 * 1024.0 / 1e6));
@@ -88,10 +116,10 @@ against its peak RSS, per board, from the newest archive that has it.\n\n\
             let same = if counts.all(|p| Some(p) == first) { "yes" } else { "NO" };
             let _ = writeln!(
                 s,
-                "| {source} | {board} | {program} | {image} | {} | {m:.2} | {lo:.2} - {hi:.2} | {} | {} | {rss} | {peak} | {per_node} | {gc} | {same} |",
-                cpu.len(),
-                over("c4bdd", "in-place"),
-                over("c4bdd", "monolithic"),
+                "| {source} | {board} | {program} | {image} | {threads} | {} | {m:.2} | {lo:.2} - {hi:.2} | {wall:.2} | {} | {} | {rss} | {peak} | {per_node} | {gc} | {same} |",
+                runs.len(),
+                over("in-place"),
+                over(image),
             );
             rows += 1;
         }
@@ -99,39 +127,38 @@ against its peak RSS, per board, from the newest archive that has it.\n\n\
     Ok((rows > 0).then_some(s))
 }
 
-/// The runs of `timings` of one board, program and image.
-fn runs_of<'a>(timings: &'a [Timing], key: (&str, &str, &str)) -> Vec<&'a Timing> {
-    timings.iter().filter(|t| (t.board.as_str(), t.program.as_str(), t.image.as_str()) == key).collect()
-}
-
-/// The CPU seconds of `timings` by board, program and image, in that order.
-pub fn cpu_by_group(timings: &[Timing]) -> BTreeMap<(&str, &str, &str), Vec<f64>> {
-    let mut groups: BTreeMap<(&str, &str, &str), Vec<f64>> = BTreeMap::new();
+/// The runs of `timings` by board, program, image and threads, in that
+/// order.
+pub fn runs_by_group(timings: &[Timing]) -> BTreeMap<Key<'_>, Vec<&Timing>> {
+    let mut groups: BTreeMap<Key, Vec<&Timing>> = BTreeMap::new();
     for t in timings {
-        groups.entry((&t.board, &t.program, &t.image)).or_default().push(t.cpu_s);
+        groups.entry((&t.board, &t.program, &t.image, t.threads)).or_default().push(t);
     }
     groups
 }
 
-/// Per program (and image), its median CPU seconds against its largest
-/// peak RSS in bytes, a point a board named by it, each (board, program,
-/// image) from the newest archive that records its peak RSS; empty when no
-/// archive does.
+/// Per program, image and threads, its median time (CPU on one thread,
+/// wall on more) against its largest peak RSS in bytes, a point a board
+/// named by it, each (board, program, image, threads) from the newest
+/// archive that records its peak RSS; empty when no archive does.
 pub fn chart_series(results: &Path) -> Result<Vec<Series>> {
-    let mut by_program: BTreeMap<(String, String), Series> = BTreeMap::new();
+    let mut by_program: BTreeMap<(String, String, u32), Series> = BTreeMap::new();
     let mut drawn = std::collections::BTreeSet::new();
     for dir in timing_archives(results, "peers").iter().rev() {
         let timings: Vec<Timing> = read_rows(&dir.join("times.csv"))?;
-        for (&(board, program, image), cpu) in &cpu_by_group(&timings) {
-            let runs = runs_of(&timings, (board, program, image));
+        for (&(board, program, image, threads), runs) in &runs_by_group(&timings) {
             let Some(kb) = runs.iter().filter_map(|t| t.max_rss_kb).max() else { continue };
-            if !drawn.insert((board.to_string(), program.to_string(), image.to_string())) {
+            if !drawn.insert((board.to_string(), program.to_string(), image.to_string(), threads)) {
                 continue;
             }
-            let name = if program == "c4bdd" { format!("c4bdd {image}") } else { program.to_string() };
-            let key = (program.to_string(), image.to_string());
+            let name = match (program, threads) {
+                ("c4bdd" | "sylvan", 1) => format!("{program} {image}"),
+                ("c4bdd" | "sylvan", _) => format!("{program} {image} {threads} threads (wall)"),
+                _ => program.to_string(),
+            };
+            let key = (program.to_string(), image.to_string(), threads);
             let series = by_program.entry(key).or_insert_with(|| Series::new(name, Vec::new()));
-            series.points.push((kb as f64 * 1024.0, median(cpu.clone())));
+            series.points.push((kb as f64 * 1024.0, median(runs.iter().map(|t| t.measure()).collect())));
             series.labels.push(board.to_string());
         }
     }

@@ -288,13 +288,14 @@ fn report_peers(csv: &str) -> Result<(String, bool), String> {
 }
 
 /// `plots/peers.md` from the timings `experiments/peers/compare.sh` archives:
-/// per board and program the median CPU time of its rounds, its range, that
-/// median over c4bdd's default and over c4bdd with the same strategy, the
-/// largest peak RSS and peak nodes, RSS bytes per node, the median GC
-/// seconds, and whether the board's runs agreed on the positions; the chart
-/// of CPU time against RSS; archives without the node and GC columns, and
-/// of oxidd alone (no RSS column), are read too; a malformed file is an
-/// error naming it.
+/// per board, program, image and threads the median time of its rounds (CPU
+/// on one thread, wall on more), its range, the median wall time, that
+/// median over c4bdd's default and over c4bdd with the same image on as many
+/// threads, the largest peak RSS and peak nodes, RSS bytes per node, the
+/// median GC seconds, and whether the board's runs agreed on the positions;
+/// the chart of time against RSS; archives without the threads, node and GC
+/// columns, and of oxidd alone (no RSS column), are read too; a malformed
+/// file is an error naming it.
 #[test]
 fn report_compares_the_archived_peer_timings() {
     let mut csv = String::from("round,board,program,image,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s\n");
@@ -317,24 +318,71 @@ fn report_compares_the_archived_peer_timings() {
         let r = row(board, program, image);
         assert!(r.ends_with(tail), "{r} should end with {tail}");
     };
-    ends("7x4", "c4bdd", "in-place", "| 3 | 2.00 | 1.00 - 5.00 | 1.00 | 0.67 | 123 | 6000000 | 20.5 | 0.00 | yes |");
-    ends("7x4", "c4bdd", "monolithic", "| 3 | 3.00 | 2.00 - 4.00 | 1.50 | 1.00 | 195 | 8000000 | 24.3 | 0.50 | yes |");
-    ends("7x4", "cudd", "monolithic", "| 3 | 5.00 | 4.00 - 6.00 | 2.50 | 1.67 | 410 | 1000002 | 409.6 | 5.00 | yes |");
-    ends("4x4", "oxidd", "monolithic", "| 1 | 0.20 | 0.20 - 0.20 | 2.00 | - | 31 | 2000 | 15360.0 | - | NO |");
+    ends(
+        "7x4",
+        "c4bdd",
+        "in-place",
+        "| 1 | 3 | 2.00 | 1.00 - 5.00 | 2.00 | 1.00 | 1.00 | 123 | 6000000 | 20.5 | 0.00 | yes |",
+    );
+    ends(
+        "7x4",
+        "c4bdd",
+        "monolithic",
+        "| 1 | 3 | 3.00 | 2.00 - 4.00 | 3.00 | 1.50 | 1.00 | 195 | 8000000 | 24.3 | 0.50 | yes |",
+    );
+    ends(
+        "7x4",
+        "cudd",
+        "monolithic",
+        "| 1 | 3 | 5.00 | 4.00 - 6.00 | 5.00 | 2.50 | 1.67 | 410 | 1000002 | 409.6 | 5.00 | yes |",
+    );
+    ends(
+        "4x4",
+        "oxidd",
+        "monolithic",
+        "| 1 | 1 | 0.20 | 0.20 - 0.20 | 0.20 | 2.00 | - | 31 | 2000 | 15360.0 | - | NO |",
+    );
     assert!(chart, "peers.png drawn from an archive with peak RSS");
 
     let before =
         "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0,120000\n";
     let (text, _) = report_peers(before).unwrap_or_else(|err| panic!("{err}"));
     let r = row_of(&text, "| peers/2026-01-01-a | 7x4 | c4bdd | in-place |");
-    assert!(r.ends_with("| 1 | 2.00 | 2.00 - 2.00 | 1.00 | - | 123 | - | - | - | yes |"), "{r}");
+    assert!(r.ends_with("| 1 | 1 | 2.00 | 2.00 - 2.00 | 2.00 | 1.00 | 1.00 | 123 | - | - | - | yes |"), "{r}");
 
     let oxidd = "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0\n\
 1,7x4,oxidd,monolithic,2265792710,5.0,5.0\n";
     let text = report_timings("oxidd", oxidd).unwrap_or_else(|err| panic!("{err}"));
     let head = "| oxidd/2026-01-01-a | 7x4 | oxidd | monolithic |";
     let row = row_of(&text, head);
-    assert!(row.ends_with("| 1 | 5.00 | 5.00 - 5.00 | 2.50 | - | - | - | - | - | yes |"), "{row}");
+    assert!(row.ends_with("| 1 | 1 | 5.00 | 5.00 - 5.00 | 5.00 | 2.50 | - | - | - | - | - | yes |"), "{row}");
+
+    // Threads: one thread judged by CPU time, more by wall time, each over
+    // c4bdd on as many threads (its default, and the same image).
+    let threads = "round,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s\n\
+1,6x5,c4bdd,in-place,1,9000,10.0,9.0,100000,500,1\n1,6x5,c4bdd,in-place,2,9000,6.0,11.0,110000,500,1\n\
+1,6x5,c4bdd,monolithic,2,9000,8.0,15.0,120000,600,1\n1,6x5,sylvan,in-place,1,9000,30.0,27.0,200000,800,2\n\
+1,6x5,sylvan,monolithic,2,9000,24.0,44.0,210000,900,3\n";
+    let (text, chart) = report_peers(threads).unwrap_or_else(|err| panic!("{err}"));
+    let r = |program: &str, image: &str, threads: u32| {
+        row_of(&text, &format!("| peers/2026-01-01-a | 6x5 | {program} | {image} | {threads} |")).to_string()
+    };
+    let sylvan = r("sylvan", "in-place", 1);
+    assert!(
+        sylvan.ends_with("| 1 | 27.00 | 27.00 - 27.00 | 30.00 | 3.00 | 3.00 | 205 | 800 | 256000.0 | 2.00 | yes |"),
+        "{sylvan}"
+    );
+    let sylvan = r("sylvan", "monolithic", 2);
+    assert!(
+        sylvan.ends_with("| 1 | 24.00 | 24.00 - 24.00 | 24.00 | 4.00 | 3.00 | 215 | 900 | 238933.3 | 3.00 | yes |"),
+        "{sylvan}"
+    );
+    let c4bdd = r("c4bdd", "in-place", 2);
+    assert!(
+        c4bdd.ends_with("| 1 | 6.00 | 6.00 - 6.00 | 6.00 | 1.00 | 1.00 | 113 | 500 | 225280.0 | 1.00 | yes |"),
+        "{c4bdd}"
+    );
+    assert!(chart, "peers.png drawn");
 
     let err = report_timings("peers", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
     assert!(err.contains("times.csv"), "{err}");

@@ -1,10 +1,13 @@
 //! The forward count of c4bdd (`c4bdd count --image monolithic`, compressed
-//! encoding, column-wise order) on other BDD packages, one thread: the
-//! reference points of c4bdd's speed. The strategy is the paper's: one
-//! monolithic relation per player (or one per column), frames A and B
-//! alternating per ply, the image by the package's combined conjunction and
-//! quantification, and one BDD of all winning lines per frame (or each
-//! line) subtracted before each image. Prints one line per ply (ply,
+//! encoding, column-wise order) on other BDD packages: the reference points
+//! of c4bdd's speed. The strategy is the paper's: one monolithic relation
+//! per player (or one per column), frames A and B alternating per ply, the
+//! image by the package's combined conjunction and quantification, and one
+//! BDD of all winning lines per frame (or each line) subtracted before each
+//! image. Or, where the package has it (Sylvan), c4bdd's default: every
+//! ply's states in frame A and the image by the relational product that
+//! renames in place (`c4bdd count`, `--image in-place`). Sylvan runs on as
+//! many worker threads as `--threads` says; the others on one. Prints one line per ply (ply,
 //! positions, BDD nodes without complement edges), the total, the time and
 //! the package's own figures, so that every ply can be checked against
 //! c4bdd's; then `figures: peak nodes N, GC s S`: the package's peak of live
@@ -21,6 +24,8 @@ mod cudd;
 #[cfg(feature = "oxidd")]
 mod oxidd;
 mod package;
+#[cfg(feature = "sylvan")]
+mod sylvan;
 
 use std::time::Instant;
 
@@ -61,6 +66,13 @@ struct Args {
     /// each line subtracted on its own.
     #[arg(long, value_enum, default_value_t = Terminal::Whole)]
     terminal: Terminal,
+    /// Worker threads (Sylvan's Lace workers; the other packages run on one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Nodes Sylvan's table may grow to by doubling at collections (its
+    /// cache grows in step).
+    #[arg(long, default_value_t = 1 << 28)]
+    max_nodes: usize,
 }
 
 /// The packages this build links.
@@ -72,12 +84,17 @@ enum Name {
     Buddy,
     #[cfg(feature = "cudd")]
     Cudd,
+    #[cfg(feature = "sylvan")]
+    Sylvan,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Image {
     Monolithic,
     Columns,
+    /// Every ply's states in frame A, one relation per player applied by
+    /// the package's in-place relational product (Sylvan's `relnext`).
+    InPlace,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -92,7 +109,7 @@ fn main() {
     let vars = 2 * board.state_vars();
     let start = Instant::now();
     let (nodes, cache) = (args.nodes, args.cache);
-    match args.package {
+    let done = match args.package {
         #[cfg(feature = "oxidd")]
         Name::Oxidd => {
             let p = oxidd::Oxidd::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 24), vars);
@@ -107,36 +124,62 @@ fn main() {
             let p = cudd::Cudd::new(nodes.unwrap_or(256 * vars as usize), cache.unwrap_or(1 << 18), vars);
             count(&p, &board, &args, start)
         }
+        #[cfg(feature = "sylvan")]
+        Name::Sylvan => {
+            let p =
+                sylvan::Sylvan::new(args.threads, nodes.unwrap_or(1 << 22), args.max_nodes, cache.unwrap_or(1 << 22));
+            p.run(|| count(&p, &board, &args, start))
+        }
+    };
+    if let Err(message) = done {
+        eprintln!("error: {message}");
+        std::process::exit(2);
     }
 }
 
-/// Count every ply of `board` on `p`, printing as the module says.
-fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) {
+/// Count every ply of `board` on `p`, printing as the module says; an
+/// error when `p` cannot run what `args` ask.
+fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) -> Result<(), String> {
+    if args.image == Image::InPlace && !P::IN_PLACE {
+        return Err("--image in-place needs a package with an in-place relational product (sylvan)".into());
+    }
+    if args.threads > 1 && !P::THREADED {
+        return Err(format!("--threads {}: this package runs on one thread", args.threads));
+    }
     let b = Builder { p, b: board };
+    let in_place = args.image == Image::InPlace;
     // Per ply parity (the first player moves from even plies): the moves
-    // from that frame and its terminal states (the player who just moved
-    // has four in a row).
-    let mut moves = [b.moves(0, true), b.moves(1, false)];
-    let mut terminal = [b.terminal(0, false), b.terminal(1, true)];
+    // from that ply's frame and its terminal states (the player who just
+    // moved has four in a row); in place, every ply's states are in frame A.
+    let frame = |parity: u32| if in_place { 0 } else { parity };
+    let mut moves = [b.moves(frame(0), true), b.moves(frame(1), false)];
+    let mut terminal = [b.terminal(frame(0), false), b.terminal(frame(1), true)];
     for parity in 0..2 {
-        if args.image == Image::Monolithic {
+        if args.image != Image::Columns {
             moves[parity] = b.or_all(std::mem::take(&mut moves[parity]));
         }
         if args.terminal == Terminal::Whole {
             terminal[parity] = b.or_all(std::mem::take(&mut terminal[parity]));
         }
     }
-    let vars = [b.frame_vars(0), b.frame_vars(1)];
+    // The variables each image quantifies: a frame's, or in place all of
+    // the relation's.
+    let vars = if in_place {
+        let all = p.and(&b.frame_vars(0), &b.frame_vars(1));
+        [all.clone(), all]
+    } else {
+        [b.frame_vars(0), b.frame_vars(1)]
+    };
     let (n, cells) = (board.state_vars(), board.w * board.h);
     let mut states = b.initial();
     let mut total: u128 = 0;
     let mut held = 0;
     for ply in 0..=cells {
         held = held.max(p.nodes_held().unwrap_or(0));
-        // The states of an odd ply live in frame B (variables 1, 3, ...):
-        // counted over their own frame's variables.
-        let positions = package::models(p, &states, 2, n);
-        println!("{ply} {positions} {}", package::nodes(p, &states));
+        // The states of an odd ply live in frame B (variables 1, 3, ...)
+        // unless in place: counted over their own frame's variables.
+        let positions = p.models(&states, 2, n);
+        println!("{ply} {positions} {}", p.nodes(&states));
         total += positions;
         if ply == cells {
             break;
@@ -148,11 +191,14 @@ fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) {
         }
         states = p.constant(false);
         for rel in &moves[parity] {
-            states = p.or(&states, &p.and_exists(&alive, rel, &vars[parity]));
+            let next =
+                if in_place { p.relnext(&alive, rel, &vars[parity]) } else { p.and_exists(&alive, rel, &vars[parity]) };
+            states = p.or(&states, &next);
         }
     }
     println!("total positions: {total}");
     println!("time {:.3} s, {}", start.elapsed().as_secs_f64(), p.report());
     let gc = p.gc_seconds().map_or("-".to_string(), |s| format!("{s:.3}"));
     println!("figures: peak nodes {}, GC s {gc}", p.peak_nodes().unwrap_or(held));
+    Ok(())
 }

@@ -8,6 +8,12 @@ use std::hash::Hash;
 /// A BDD package with its manager set up. Operations panic when the
 /// package runs out of nodes (this program measures; it does not recover).
 pub trait Package {
+    /// Whether the package has the in-place relational product
+    /// ([`Package::relnext`]).
+    const IN_PLACE: bool = false;
+    /// Whether the package runs its operations on more than one thread.
+    const THREADED: bool = false;
+
     /// A function: a handle the package keeps alive while it exists, equal
     /// to another exactly when they are the same function (with complement
     /// edges, `f` and `¬f` differ).
@@ -22,10 +28,26 @@ pub trait Package {
     fn equiv(&self, a: &Self::F, b: &Self::F) -> Self::F;
     /// `∃ vars. a ∧ b`, `vars` the conjunction of the variables.
     fn and_exists(&self, a: &Self::F, b: &Self::F, vars: &Self::F) -> Self::F;
+    /// The successors of `a` (over the even variables) under `rel` (over
+    /// the even state and odd next-state variables, interleaved), renamed
+    /// back to the even variables; `vars` the conjunction of `rel`'s
+    /// variables. Only where [`Package::IN_PLACE`].
+    fn relnext(&self, _a: &Self::F, _rel: &Self::F, _vars: &Self::F) -> Self::F {
+        unreachable!("the package has no in-place relational product")
+    }
     /// The top variable of `f` and its cofactors, `None` for a constant.
     fn split(&self, f: &Self::F) -> Option<(u32, Self::F, Self::F)>;
     /// Whether `f` is the constant true.
     fn is_true(&self, f: &Self::F) -> bool;
+    /// The models of `f` over variables `0, step, 2 step, ..` (`n` of them),
+    /// which are all `f` mentions ([`models_of`] over [`Package::split`]).
+    fn models(&self, f: &Self::F, step: u32, n: u32) -> u128 {
+        models_of(f, &|g| self.split(g), &|g| self.is_true(g), step, n)
+    }
+    /// The internal nodes of `f` without complement edges ([`nodes_of`]).
+    fn nodes(&self, f: &Self::F) -> u64 {
+        nodes_of(f, &|g| self.split(g))
+    }
     /// What the package says of itself after the run (its version, its
     /// statistics), one line.
     fn report(&self) -> String;
@@ -41,36 +63,54 @@ pub trait Package {
     fn gc_seconds(&self) -> Option<f64>;
 }
 
-/// The models of `f` over variables `0, step, 2 step, ..` (`n` of them),
-/// which are all `f` mentions: exact, whatever the package counts in.
-pub fn models<P: Package>(p: &P, f: &P::F, step: u32, n: u32) -> u128 {
-    fn go<P: Package>(p: &P, f: &P::F, step: u32, n: u32, memo: &mut HashMap<P::F, (u32, u128)>) -> (u32, u128) {
+/// The models of `root` over variables `0, step, 2 step, ..` (`n` of
+/// them), which are all it mentions: exact, whatever the package counts in.
+/// `split` gives a node's top variable and cofactors (`None` for a
+/// constant), `is_true` tells the constant true.
+pub fn models_of<K: Clone + Eq + Hash>(
+    root: &K,
+    split: &impl Fn(&K) -> Option<(u32, K, K)>,
+    is_true: &impl Fn(&K) -> bool,
+    step: u32,
+    n: u32,
+) -> u128 {
+    /// The top level of `f` and its models over the levels from there.
+    fn walk<K: Clone + Eq + Hash>(
+        f: &K,
+        split: &impl Fn(&K) -> Option<(u32, K, K)>,
+        is_true: &impl Fn(&K) -> bool,
+        step: u32,
+        n: u32,
+        memo: &mut HashMap<K, (u32, u128)>,
+    ) -> (u32, u128) {
         if let Some(&r) = memo.get(f) {
             return r;
         }
-        let r = match p.split(f) {
-            None => (n, u128::from(p.is_true(f))),
+        let r = match split(f) {
+            None => (n, u128::from(is_true(f))),
             Some((v, low, high)) => {
                 let k = v / step;
                 let scaled = |(at, c): (u32, u128)| c << (at - k - 1);
-                let c = scaled(go(p, &low, step, n, memo)) + scaled(go(p, &high, step, n, memo));
+                let c = scaled(walk(&low, split, is_true, step, n, memo))
+                    + scaled(walk(&high, split, is_true, step, n, memo));
                 (k, c)
             }
         };
         memo.insert(f.clone(), r);
         r
     }
-    let (top, c) = go(p, f, step, n, &mut HashMap::new());
+    let (top, c) = walk(root, split, is_true, step, n, &mut HashMap::new());
     c << top
 }
 
-/// The internal nodes of `f` as a BDD without complement edges (the same
-/// figure for every package, and c4bdd's `bdd_nodes`).
-pub fn nodes<P: Package>(p: &P, f: &P::F) -> u64 {
+/// The internal nodes of `root` as a BDD without complement edges (the
+/// same figure for every package, and c4bdd's `bdd_nodes`), `split` as for
+/// [`models_of`].
+pub fn nodes_of<K: Clone + Eq + Hash>(root: &K, split: &impl Fn(&K) -> Option<(u32, K, K)>) -> u64 {
     let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![f.clone()];
+    let mut stack = vec![root.clone()];
     while let Some(g) = stack.pop() {
-        if let Some((_, low, high)) = p.split(&g) {
+        if let Some((_, low, high)) = split(&g) {
             if seen.insert(g) {
                 stack.extend([low, high]);
             }
