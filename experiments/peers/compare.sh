@@ -1,36 +1,38 @@
 #!/usr/bin/env bash
 # Interleaved timing of c4bdd against other BDD packages on the same counts.
 #
-# usage: [THREADS=1,2] experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES BOARD...
+# usage: [THREADS=1,2] experiments/peers/compare.sh OUT_DIR ROUNDS PACKAGES JOB...
 #   PACKAGES: comma-separated, of oxidd, buddy (needs Debian's libbdd-dev),
 #   cudd (needs CUDD_DIR, CUDD 3.0.0's source tree built by its own
 #   configure and make) and sylvan (needs SYLVAN_DIR, where Sylvan 1.8.1
-#   with Lace 1.4.1 is installed); boards as 7x4. THREADS (default 1): the
+#   with Lace 1.4.1 is installed); a JOB is a board, WxH, to count (7x4) or
+#   solve:WxH to solve it strongly (solve:6x4). THREADS (default 1): the
 #   thread counts to run; above one, only c4bdd and Sylvan run (the others
 #   have one thread). The packages run with
 #   GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc's memory in huge pages,
 #   which c4bdd's allocator asks for itself; oxidd runs with it too).
 #
 # Builds c4bdd and c4bdd-peers (release, with the packages' features). Then,
-# per board, checks that every package builds c4bdd's BDDs: each ply's
+# per job, checks that every package builds c4bdd's BDDs: each ply's
 # positions and BDD nodes (counted without complement edges) equal those of
-# `c4bdd count --image monolithic`, before any time is taken (Sylvan: with
-# each image and thread count). Then, round after round, board by board and
-# thread count by thread count, one after another: c4bdd's default count
-# (in-place image), c4bdd with the paper's monolithic relation over
-# alternating frames (--image monolithic), each package with that same
-# strategy and Sylvan with c4bdd's default too (its relnext). Writes
-# OUT_DIR/times.csv (round, board, program, image, threads, positions,
+# `c4bdd count --image monolithic`, or each ply's won, drawn and lost
+# positions those of `c4bdd solve`, before any time is taken (Sylvan: with
+# each image and thread count). Then, round after round, job by job and
+# thread count by thread count, one after another: c4bdd's default (in-place
+# image), c4bdd with the paper's monolithic relation over alternating frames
+# (--image monolithic), each package with that same strategy and Sylvan with
+# c4bdd's default too (its relnext and relprev). Writes
+# OUT_DIR/times.csv (round, pass, board, program, image, threads, positions,
 # wall_s, cpu_s, max_rss_kb, peak_nodes: c4bdd's peak live nodes or the
 # package's "figures:" line, gc_s: seconds of collection, empty where not
-# counted), OUT_DIR/reports.txt (each package's
+# counted; a solve's positions are those of all its plies), OUT_DIR/reports.txt (each package's
 # own figures of each run: live nodes, collections) and OUT_DIR/meta.txt
 # (command, commits, package versions, machine); stops with an error if two
 # programs count different totals.
 set -euo pipefail
 # shellcheck source=../meta.sh
 . "$(dirname "$0")/../meta.sh"
-[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR ROUNDS PACKAGES BOARD..." >&2; exit 2; }
+[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR ROUNDS PACKAGES JOB..." >&2; exit 2; }
 out=$1; rounds=$2; packages=$3; shift 3
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
 IFS=, read -r -a pkgs <<< "$packages"
@@ -45,9 +47,15 @@ IFS=, read -r -a threads <<< "${THREADS:-1}"
 for t in "${threads[@]}"; do
   [[ $t =~ ^[1-9][0-9]*$ ]] || { echo "THREADS is a comma-separated list of positive integers: '${THREADS:-}'" >&2; exit 2; }
 done
-for b in "$@"; do
-  [[ $b =~ ^[0-9]+x[0-9]+$ ]] || { echo "a board is WxH, e.g. 7x4: '$b'" >&2; exit 2; }
+for j in "$@"; do
+  [[ $j =~ ^(solve:)?[0-9]+x[0-9]+$ ]] || { echo "a job is WxH (a count) or solve:WxH, e.g. 7x4: '$j'" >&2; exit 2; }
 done
+
+# split JOB: set pass (count or solve), board, w and h.
+split() {
+  if [[ $1 == solve:* ]]; then pass=solve; board=${1#solve:}; else pass=count; board=$1; fi
+  w=${board%x*}; h=${board#*x}
+}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 (cd "$root" && cargo build --release -q)
@@ -80,33 +88,41 @@ jobs_of() {
 }
 
 # The per-ply check: every package's lines "ply positions nodes" against
-# c4bdd's monolithic count of the same board.
-for board in "$@"; do
-  w=${board%x*}; h=${board#*x}
-  "$c4bdd" count -W "$w" -H "$h" --image monolithic --csv "$scratch/c4bdd.csv" > /dev/null
-  awk -F, -v cols=ply,states,bdd_nodes -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
+# c4bdd's monolithic count of the same board, or "ply won drawn lost"
+# against c4bdd's solve.
+for job in "$@"; do
+  split "$job"
+  if [ "$pass" = count ]; then
+    "$c4bdd" count -W "$w" -H "$h" --image monolithic --csv "$scratch/c4bdd.csv" > /dev/null
+    cols=ply,states,bdd_nodes; line='^[0-9]+ [0-9]+ [0-9]+$'
+  else
+    "$c4bdd" solve -W "$w" -H "$h" --csv "$scratch/c4bdd.csv" > /dev/null
+    cols=ply,won,drawn,lost; line='^[0-9]+ [0-9]+ [0-9]+ [0-9]+$'
+  fi
+  awk -F, -v cols=$cols -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
   for p in "${pkgs[@]}"; do
-    for job in $(jobs_of "$p"); do
-      IFS=: read -r image t <<< "$job"
-      "$peers" --package "$p" -W "$w" -H "$h" --image "$image" --threads "$t" | grep -E '^[0-9]+ [0-9]+ [0-9]+$' > "$scratch/got"
+    for spec in $(jobs_of "$p"); do
+      IFS=: read -r image t <<< "$spec"
+      "$peers" --package "$p" --pass "$pass" -W "$w" -H "$h" --image "$image" --threads "$t" | grep -E "$line" > "$scratch/got"
       cmp -s "$scratch/want" "$scratch/got" ||
-        { echo "$p $board ($image, $t threads): a ply's positions or BDD nodes differ from c4bdd's" >&2; diff "$scratch/want" "$scratch/got" | head -5 >&2; exit 1; }
-      echo "$board $p ($image, $t threads): every ply's positions and BDD nodes equal c4bdd's"
+        { echo "$p $job ($image, $t threads): a ply's ${cols#ply,} differ from c4bdd's" >&2; diff "$scratch/want" "$scratch/got" | head -5 >&2; exit 1; }
+      echo "$job $p ($image, $t threads): every ply's ${cols#ply,} equal c4bdd's"
     done
   done
 done
 
 csv=$out/times.csv
-echo "round,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s" > "$csv.tmp"
+echo "round,pass,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s" > "$csv.tmp"
 : > "$out/reports.txt.tmp"
 
 # figures PROGRAM LOG: set peak (peak nodes) and gc (seconds of collection,
 # empty when the program does not count them) from a run's output: c4bdd's
-# "time T s, GC P% ..., peak live nodes N" line, a package's "figures:" line.
+# "time T s[ (forward F s)], GC P% ..., peak live nodes N" line, a
+# package's "figures:" line.
 figures() {
   if [ "$1" = c4bdd ]; then
     peak=$(sed -n 's/^time .*peak live nodes \([0-9]*\).*/\1/p' "$2")
-    gc=$(sed -n 's/^time \([0-9.]*\) s, GC \([0-9.]*\)%.*/\1 \2/p' "$2" | awk '{ printf "%.3f", $1 * $2 / 100 }')
+    gc=$(sed -n 's/^time \([0-9.]*\) s\( (forward [0-9.]* s)\)\{0,1\}, GC \([0-9.]*\)%.*/\1 \3/p' "$2" | awk '{ printf "%.3f", $1 * $2 / 100 }')
   else
     peak=$(sed -n 's/^figures: peak nodes \([0-9]*\), .*/\1/p' "$2")
     gc=$(sed -n 's/^figures: .*, GC s \([0-9.]*\)$/\1/p' "$2")
@@ -114,40 +130,41 @@ figures() {
   [ -n "$peak" ] || { echo "$1: no peak nodes in its output" >&2; exit 1; }
 }
 
-# run ROUND BOARD PROGRAM IMAGE THREADS COMMAND...: time one run and append its row.
+# run ROUND JOB PROGRAM IMAGE THREADS COMMAND...: time one run and append its row.
 run() {
-  local round=$1 board=$2 program=$3 image=$4 t=$5; shift 5
+  local round=$1 job=$2 program=$3 image=$4 t=$5 pass board w h; shift 5
+  split "$job"
   /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$@" > "$scratch/log" 2>&1 ||
-    { echo "$program $board failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
+    { echo "$program $job failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
   local positions wall user sys rss cpu peak gc
   positions=$(sed -n 's/^total positions: \([0-9]*\)$/\1/p' "$scratch/log")
-  [ -n "$positions" ] || { echo "$program $board: no total in its output" >&2; exit 1; }
+  [ -n "$positions" ] || { echo "$program $job: no total in its output" >&2; exit 1; }
   read -r wall user sys rss < "$scratch/time"
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
   figures "$program" "$scratch/log"
-  echo "$round,$board,$program,$image,$t,$positions,$wall,$cpu,$rss,$peak,$gc" >> "$csv.tmp"
-  echo "$round $board $program $image $t: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
-  grep '^figures: ' "$scratch/log" | sed "s/^/$round $board $program $image $t: /" >> "$out/reports.txt.tmp" || true
-  echo "round $round $board $program $image $t threads: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
+  echo "$round,$pass,$board,$program,$image,$t,$positions,$wall,$cpu,$rss,$peak,$gc" >> "$csv.tmp"
+  echo "$round $job $program $image $t: $(grep '^time ' "$scratch/log")" >> "$out/reports.txt.tmp"
+  grep '^figures: ' "$scratch/log" | sed "s/^/$round $job $program $image $t: /" >> "$out/reports.txt.tmp" || true
+  echo "round $round $job $program $image $t threads: $positions positions, wall $wall s, CPU $cpu s, max RSS $rss kB"
 }
 
 for round in $(seq "$rounds"); do
-  for board in "$@"; do
-    w=${board%x*}; h=${board#*x}
+  for job in "$@"; do
+    split "$job"
     for t in "${threads[@]}"; do
-      run "$round" "$board" c4bdd in-place "$t" "$c4bdd" count -W "$w" -H "$h" --threads "$t"
-      run "$round" "$board" c4bdd monolithic "$t" "$c4bdd" count -W "$w" -H "$h" --image monolithic --threads "$t"
+      run "$round" "$job" c4bdd in-place "$t" "$c4bdd" "$pass" -W "$w" -H "$h" --threads "$t"
+      run "$round" "$job" c4bdd monolithic "$t" "$c4bdd" "$pass" -W "$w" -H "$h" --image monolithic --threads "$t"
       for p in "${pkgs[@]}"; do
-        for job in $(jobs_of "$p"); do
-          IFS=: read -r image jt <<< "$job"
+        for spec in $(jobs_of "$p"); do
+          IFS=: read -r image jt <<< "$spec"
           [ "$jt" = "$t" ] || continue
-          run "$round" "$board" "$p" "$image" "$t" env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
-            "$peers" --package "$p" -W "$w" -H "$h" --image "$image" --threads "$t"
+          run "$round" "$job" "$p" "$image" "$t" env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
+            "$peers" --package "$p" --pass "$pass" -W "$w" -H "$h" --image "$image" --threads "$t"
         done
       done
     done
-    totals=$(awk -F, -v r="$round" -v b="$board" '$1 == r && $2 == b {print $6}' "$csv.tmp" | sort -u | wc -l)
-    [ "$totals" -eq 1 ] || { echo "$board: the programs count different totals" >&2; exit 1; }
+    totals=$(awk -F, -v r="$round" -v p="$pass" -v b="$board" '$1 == r && $2 == p && $3 == b {print $7}' "$csv.tmp" | sort -u | wc -l)
+    [ "$totals" -eq 1 ] || { echo "$job: the programs count different totals" >&2; exit 1; }
   done
 done
 mv "$csv.tmp" "$csv"

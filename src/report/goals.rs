@@ -168,7 +168,9 @@ fn oxidd_count(results: &Path, board: &str) -> Result<Option<Reached>> {
         let timings: Vec<peers::Timing> = read_rows(&dir.join("times.csv"))?;
         let groups = peers::runs_by_group(&timings);
         let cpu_of = |program, image| {
-            groups.get(&(board, program, image, 1)).map(|runs| median(runs.iter().map(|t| t.cpu_s).collect()))
+            groups
+                .get(&(Pass::Count, board, program, image, 1))
+                .map(|runs| median(runs.iter().map(|t| t.cpu_s).collect()))
         };
         if let (Some(o), Some(c)) = (cpu_of("oxidd", "monolithic"), cpu_of("c4bdd", "in-place")) {
             let detail = format!("oxidd {o:.2} s, c4bdd {c:.2} s");

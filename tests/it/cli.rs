@@ -206,6 +206,8 @@ fn solve_query_and_best_as_a_user_runs_them() {
     let rows: Vec<Vec<u64>> = crate::common::table2_rows(&csv).iter().map(|r| r[1..].to_vec()).collect();
     let table: Vec<Vec<u64>> = explicit.table().into_iter().map(|(a, b, c, d, e)| vec![a, b, c, d, e]).collect();
     assert_eq!(rows, table, "solve --csv holds the Table 2 columns of the explicit solver");
+    let total: u64 = explicit::count_plies(size, true).unwrap().iter().sum();
+    assert!(text.contains(&format!("total positions: {total}")), "a solve prints every ply's positions: {text}");
 
     for moves in ["", "1", "23", "2323", "1111", "3434343"] {
         let p = c4bdd::game::Position::from_moves(size, moves).unwrap();

@@ -311,7 +311,7 @@ fn report_compares_the_archived_peer_timings() {
     csv += "1,4x4,c4bdd,in-place,161029,0.1,0.1,20000,1000,0\n1,4x4,oxidd,monolithic,161028,0.2,0.2,30000,2000,\n";
     let (text, chart) = report_peers(&csv).unwrap_or_else(|err| panic!("{err}"));
     let row = |board: &str, program: &str, image: &str| {
-        let head = format!("| peers/2026-01-01-a | {board} | {program} | {image} |");
+        let head = format!("| peers/2026-01-01-a | count | {board} | {program} | {image} |");
         text.lines().find(|l| l.starts_with(&head)).unwrap_or_else(|| panic!("no row {head}: {text}")).to_string()
     };
     let ends = |board, program, image, tail: &str| {
@@ -347,26 +347,33 @@ fn report_compares_the_archived_peer_timings() {
     let before =
         "round,board,program,image,positions,wall_s,cpu_s,max_rss_kb\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0,120000\n";
     let (text, _) = report_peers(before).unwrap_or_else(|err| panic!("{err}"));
-    let r = row_of(&text, "| peers/2026-01-01-a | 7x4 | c4bdd | in-place |");
+    let r = row_of(&text, "| peers/2026-01-01-a | count | 7x4 | c4bdd | in-place |");
     assert!(r.ends_with("| 1 | 1 | 2.00 | 2.00 - 2.00 | 2.00 | 1.00 | 1.00 | 123 | - | - | - | yes |"), "{r}");
 
     let oxidd = "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd,in-place,2265792710,2.0,2.0\n\
 1,7x4,oxidd,monolithic,2265792710,5.0,5.0\n";
     let text = report_timings("oxidd", oxidd).unwrap_or_else(|err| panic!("{err}"));
-    let head = "| oxidd/2026-01-01-a | 7x4 | oxidd | monolithic |";
+    let head = "| oxidd/2026-01-01-a | count | 7x4 | oxidd | monolithic |";
     let row = row_of(&text, head);
     assert!(row.ends_with("| 1 | 1 | 5.00 | 5.00 - 5.00 | 5.00 | 2.50 | - | - | - | - | - | yes |"), "{row}");
 
     // Threads: one thread judged by CPU time, more by wall time, each over
-    // c4bdd on as many threads (its default, and the same image).
-    let threads = "round,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s\n\
-1,6x5,c4bdd,in-place,1,9000,10.0,9.0,100000,500,1\n1,6x5,c4bdd,in-place,2,9000,6.0,11.0,110000,500,1\n\
-1,6x5,c4bdd,monolithic,2,9000,8.0,15.0,120000,600,1\n1,6x5,sylvan,in-place,1,9000,30.0,27.0,200000,800,2\n\
-1,6x5,sylvan,monolithic,2,9000,24.0,44.0,210000,900,3\n";
+    // c4bdd on as many threads (its default, and the same image); a solve
+    // over c4bdd's solve of the board, its positions apart from the count's.
+    let threads = "round,pass,board,program,image,threads,positions,wall_s,cpu_s,max_rss_kb,peak_nodes,gc_s\n\
+1,count,6x5,c4bdd,in-place,1,9000,10.0,9.0,100000,500,1\n1,count,6x5,c4bdd,in-place,2,9000,6.0,11.0,110000,500,1\n\
+1,count,6x5,c4bdd,monolithic,2,9000,8.0,15.0,120000,600,1\n1,count,6x5,sylvan,in-place,1,9000,30.0,27.0,200000,800,2\n\
+1,count,6x5,sylvan,monolithic,2,9000,24.0,44.0,210000,900,3\n\
+1,solve,6x5,c4bdd,in-place,1,9000,40.0,40.0,300000,700,4\n1,solve,6x5,cudd,monolithic,1,9000,90.0,100.0,400000,800,5\n";
     let (text, chart) = report_peers(threads).unwrap_or_else(|err| panic!("{err}"));
     let r = |program: &str, image: &str, threads: u32| {
-        row_of(&text, &format!("| peers/2026-01-01-a | 6x5 | {program} | {image} | {threads} |")).to_string()
+        row_of(&text, &format!("| peers/2026-01-01-a | count | 6x5 | {program} | {image} | {threads} |")).to_string()
     };
+    let cudd = row_of(&text, "| peers/2026-01-01-a | solve | 6x5 | cudd | monolithic | 1 |");
+    assert!(
+        cudd.ends_with("| 1 | 100.00 | 100.00 - 100.00 | 90.00 | 2.50 | - | 410 | 800 | 512000.0 | 5.00 | yes |"),
+        "{cudd}"
+    );
     let sylvan = r("sylvan", "in-place", 1);
     assert!(
         sylvan.ends_with("| 1 | 27.00 | 27.00 - 27.00 | 30.00 | 3.00 | 3.00 | 205 | 800 | 256000.0 | 2.00 | yes |"),

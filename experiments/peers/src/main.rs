@@ -1,20 +1,23 @@
-//! The forward count of c4bdd (`c4bdd count --image monolithic`, compressed
-//! encoding, column-wise order) on other BDD packages: the reference points
-//! of c4bdd's speed. The strategy is the paper's: one monolithic relation
-//! per player (or one per column), frames A and B alternating per ply, the
-//! image by the package's combined conjunction and quantification, and one
-//! BDD of all winning lines per frame (or each line) subtracted before each
-//! image. Or, where the package has it (Sylvan), c4bdd's default: every
-//! ply's states in frame A and the image by the relational product that
-//! renames in place (`c4bdd count`, `--image in-place`). Sylvan runs on as
-//! many worker threads as `--threads` says; the others on one. Prints one line per ply (ply,
-//! positions, BDD nodes without complement edges), the total, the time and
-//! the package's own figures, so that every ply can be checked against
-//! c4bdd's; then `figures: peak nodes N, GC s S`: the package's peak of live
-//! nodes where it keeps one (CUDD), else the most nodes it held at the end
-//! of a ply (its own count: BuDDy's and oxidd's include garbage not yet
-//! collected, as c4bdd's peak does), and its seconds of collection where it
-//! counts them ("-" for oxidd).
+//! The forward count and the strong solution of c4bdd (`c4bdd count` and
+//! `c4bdd solve`, compressed encoding, column-wise order) on other BDD
+//! packages: the reference points of c4bdd's speed. The strategy is the
+//! paper's (`--image monolithic`): one monolithic relation per player (or
+//! one per column), frames A and B alternating per ply, the image and the
+//! pre-image by the package's combined conjunction and quantification, and
+//! one BDD of all winning lines per frame (or each line) subtracted before
+//! each image. Or, where the package has it (Sylvan), c4bdd's default
+//! (`--image in-place`): every ply's states in frame A and the relational
+//! products that rename in place. Sylvan runs on as many worker threads as
+//! `--threads` says; the others on one.
+//!
+//! Prints one line per ply (a count: ply, positions, BDD nodes without
+//! complement edges; a solve: ply, won, drawn, lost), the total positions,
+//! the time and the package's own figures, so that every ply can be checked
+//! against c4bdd's; then `figures: peak nodes N, GC s S`: the package's
+//! peak of live nodes where it keeps one (CUDD, Sylvan), else the most
+//! nodes it held at the end of a ply (its own count: BuDDy's and oxidd's
+//! include garbage not yet collected, as c4bdd's peak does), and its
+//! seconds of collection where it counts them ("-" for oxidd).
 
 mod board;
 #[cfg(feature = "buddy")]
@@ -24,6 +27,7 @@ mod cudd;
 #[cfg(feature = "oxidd")]
 mod oxidd;
 mod package;
+mod pass;
 #[cfg(feature = "sylvan")]
 mod sylvan;
 
@@ -31,12 +35,16 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use board::{Board, Builder};
+use board::Board;
 use package::Package;
+use pass::Rules;
 
 #[derive(Parser)]
-#[command(about = "Count every position of a Connect Four board, ply by ply, on another BDD package")]
+#[command(about = "Count every position of a Connect Four board, or solve it, ply by ply, on another BDD package")]
 struct Args {
+    /// The pass: the forward count, or the strong solution.
+    #[arg(long, value_enum, default_value_t = Pass::Count)]
+    pass: Pass,
     /// The package (those this build has: see --help).
     #[arg(long, value_enum)]
     package: Name,
@@ -59,7 +67,8 @@ struct Args {
     #[arg(long)]
     cache: Option<usize>,
     /// Image computation, as c4bdd's `--image`: one relation per player, or
-    /// one per column whose images are joined.
+    /// one per column whose images are joined, over alternating frames; or
+    /// in place.
     #[arg(long, value_enum, default_value_t = Image::Monolithic)]
     image: Image,
     /// Terminal states, as c4bdd's `--terminal`: one BDD of all lines, or
@@ -89,11 +98,18 @@ enum Name {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Pass {
+    Count,
+    Solve,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Image {
     Monolithic,
     Columns,
     /// Every ply's states in frame A, one relation per player applied by
-    /// the package's in-place relational product (Sylvan's `relnext`).
+    /// the package's in-place relational products (Sylvan's `relnext` and
+    /// `relprev`).
     InPlace,
 }
 
@@ -113,22 +129,22 @@ fn main() {
         #[cfg(feature = "oxidd")]
         Name::Oxidd => {
             let p = oxidd::Oxidd::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 24), vars);
-            count(&p, &board, &args, start)
+            run(&p, &board, &args, start)
         }
         #[cfg(feature = "buddy")]
         Name::Buddy => {
-            count(&buddy::Buddy::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 20), vars), &board, &args, start)
+            run(&buddy::Buddy::new(nodes.unwrap_or(1 << 24), cache.unwrap_or(1 << 20), vars), &board, &args, start)
         }
         #[cfg(feature = "cudd")]
         Name::Cudd => {
             let p = cudd::Cudd::new(nodes.unwrap_or(256 * vars as usize), cache.unwrap_or(1 << 18), vars);
-            count(&p, &board, &args, start)
+            run(&p, &board, &args, start)
         }
         #[cfg(feature = "sylvan")]
         Name::Sylvan => {
             let p =
                 sylvan::Sylvan::new(args.threads, nodes.unwrap_or(1 << 22), args.max_nodes, cache.unwrap_or(1 << 22));
-            p.run(|| count(&p, &board, &args, start))
+            p.run(|| run(&p, &board, &args, start))
         }
     };
     if let Err(message) = done {
@@ -137,65 +153,21 @@ fn main() {
     }
 }
 
-/// Count every ply of `board` on `p`, printing as the module says; an
-/// error when `p` cannot run what `args` ask.
-fn count<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) -> Result<(), String> {
+/// Run the pass `args` ask on `p`, printing as the module says; an error
+/// when `p` cannot run it.
+fn run<P: Package>(p: &P, board: &Board, args: &Args, start: Instant) -> Result<(), String> {
     if args.image == Image::InPlace && !P::IN_PLACE {
-        return Err("--image in-place needs a package with an in-place relational product (sylvan)".into());
+        return Err("--image in-place needs a package with in-place relational products (sylvan)".into());
     }
     if args.threads > 1 && !P::THREADED {
         return Err(format!("--threads {}: this package runs on one thread", args.threads));
     }
-    let b = Builder { p, b: board };
-    let in_place = args.image == Image::InPlace;
-    // Per ply parity (the first player moves from even plies): the moves
-    // from that ply's frame and its terminal states (the player who just
-    // moved has four in a row); in place, every ply's states are in frame A.
-    let frame = |parity: u32| if in_place { 0 } else { parity };
-    let mut moves = [b.moves(frame(0), true), b.moves(frame(1), false)];
-    let mut terminal = [b.terminal(frame(0), false), b.terminal(frame(1), true)];
-    for parity in 0..2 {
-        if args.image != Image::Columns {
-            moves[parity] = b.or_all(std::mem::take(&mut moves[parity]));
-        }
-        if args.terminal == Terminal::Whole {
-            terminal[parity] = b.or_all(std::mem::take(&mut terminal[parity]));
-        }
-    }
-    // The variables each image quantifies: a frame's, or in place all of
-    // the relation's.
-    let vars = if in_place {
-        let all = p.and(&b.frame_vars(0), &b.frame_vars(1));
-        [all.clone(), all]
-    } else {
-        [b.frame_vars(0), b.frame_vars(1)]
-    };
-    let (n, cells) = (board.state_vars(), board.w * board.h);
-    let mut states = b.initial();
-    let mut total: u128 = 0;
+    let rules = Rules::new(p, board, args.image, args.terminal);
     let mut held = 0;
-    for ply in 0..=cells {
-        held = held.max(p.nodes_held().unwrap_or(0));
-        // The states of an odd ply live in frame B (variables 1, 3, ...)
-        // unless in place: counted over their own frame's variables.
-        let positions = p.models(&states, 2, n);
-        println!("{ply} {positions} {}", p.nodes(&states));
-        total += positions;
-        if ply == cells {
-            break;
-        }
-        let parity = (ply % 2) as usize;
-        let mut alive = states;
-        for t in &terminal[parity] {
-            alive = p.and(&alive, &p.not(t));
-        }
-        states = p.constant(false);
-        for rel in &moves[parity] {
-            let next =
-                if in_place { p.relnext(&alive, rel, &vars[parity]) } else { p.and_exists(&alive, rel, &vars[parity]) };
-            states = p.or(&states, &next);
-        }
-    }
+    let total = match args.pass {
+        Pass::Count => pass::count(p, board, &rules, &mut held),
+        Pass::Solve => pass::solve(p, board, &rules, &mut held),
+    };
     println!("total positions: {total}");
     println!("time {:.3} s, {}", start.elapsed().as_secs_f64(), p.report());
     let gc = p.gc_seconds().map_or("-".to_string(), |s| format!("{s:.3}"));

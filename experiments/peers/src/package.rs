@@ -35,6 +35,12 @@ pub trait Package {
     fn relnext(&self, _a: &Self::F, _rel: &Self::F, _vars: &Self::F) -> Self::F {
         unreachable!("the package has no in-place relational product")
     }
+    /// The states (over the even variables) with a successor in `set`
+    /// (over the even variables too) under `rel` (as for
+    /// [`Package::relnext`]). Only where [`Package::IN_PLACE`].
+    fn relprev(&self, _rel: &Self::F, _set: &Self::F, _vars: &Self::F) -> Self::F {
+        unreachable!("the package has no in-place relational product")
+    }
     /// The top variable of `f` and its cofactors, `None` for a constant.
     fn split(&self, f: &Self::F) -> Option<(u32, Self::F, Self::F)>;
     /// Whether `f` is the constant true.

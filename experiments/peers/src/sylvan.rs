@@ -24,6 +24,7 @@ extern "C" {
     fn shim_xor(a: Bdd, b: Bdd) -> Bdd;
     fn shim_and_exists(a: Bdd, b: Bdd, vars: Bdd) -> Bdd;
     fn shim_relnext(a: Bdd, rel: Bdd, vars: Bdd) -> Bdd;
+    fn shim_relprev(rel: Bdd, set: Bdd, vars: Bdd) -> Bdd;
     fn shim_nodes_held() -> u64;
     fn shim_peak_nodes() -> u64;
     fn shim_gc_count() -> u64;
@@ -159,6 +160,11 @@ impl Package for Sylvan {
     fn relnext(&self, a: &S, rel: &S, vars: &S) -> S {
         // SAFETY: as above.
         S::new(unsafe { shim_relnext(a.0, rel.0, vars.0) })
+    }
+
+    fn relprev(&self, rel: &S, set: &S, vars: &S) -> S {
+        // SAFETY: as above.
+        S::new(unsafe { shim_relprev(rel.0, set.0, vars.0) })
     }
 
     fn split(&self, f: &S) -> Option<(u32, S, S)> {

@@ -72,6 +72,7 @@ uint64_t shim_and(uint64_t a, uint64_t b) { return sylvan_and(a, b); }
 uint64_t shim_xor(uint64_t a, uint64_t b) { return sylvan_xor(a, b); }
 uint64_t shim_and_exists(uint64_t a, uint64_t b, uint64_t vars) { return sylvan_and_exists(a, b, vars); }
 uint64_t shim_relnext(uint64_t a, uint64_t rel, uint64_t vars) { return sylvan_relnext(a, rel, vars); }
+uint64_t shim_relprev(uint64_t rel, uint64_t set, uint64_t vars) { return sylvan_relprev(rel, set, vars); }
 
 /* The nodes in the table now (live and dead: what a collection would
  * sweep), counted into the peak too. */

@@ -352,6 +352,10 @@ fn run_on_console(spec: &RunSpec, csv: Option<&Path>, stats: bool, progress: u64
         Pass::Solve => {
             let value = t.value.map_or("unknown", |v| v.name());
             println!("value of the empty board: {value}");
+            // Every ply's positions, once the pass reached the empty board.
+            if t.value.is_some() {
+                println!("total positions: {}", t.positions.unwrap_or(0));
+            }
             let stored = match (&spec.solution, t.solution_bytes) {
                 (Some(dir), Some(bytes)) => format!(", solution {bytes} bytes in {}", dir.display()),
                 _ => String::new(),
