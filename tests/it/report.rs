@@ -366,29 +366,27 @@ fn report_compares_the_archived_peer_timings() {
 1,count,6x5,sylvan,monolithic,2,9000,24.0,44.0,210000,900,3\n\
 1,solve,6x5,c4bdd,in-place,1,9000,40.0,40.0,300000,700,4\n1,solve,6x5,cudd,monolithic,1,9000,90.0,100.0,400000,800,5\n";
     let (text, chart) = report_peers(threads).unwrap_or_else(|err| panic!("{err}"));
-    let r = |program: &str, image: &str, threads: u32| {
-        row_of(&text, &format!("| peers/2026-01-01-a | count | 6x5 | {program} | {image} | {threads} |")).to_string()
-    };
-    let cudd = row_of(&text, "| peers/2026-01-01-a | solve | 6x5 | cudd | monolithic | 1 |");
-    assert!(
-        cudd.ends_with("| 1 | 100.00 | 100.00 - 100.00 | 90.00 | 2.50 | - | 410 | 800 | 512000.0 | 5.00 | yes |"),
-        "{cudd}"
-    );
-    let sylvan = r("sylvan", "in-place", 1);
-    assert!(
-        sylvan.ends_with("| 1 | 27.00 | 27.00 - 27.00 | 30.00 | 3.00 | 3.00 | 205 | 800 | 256000.0 | 2.00 | yes |"),
-        "{sylvan}"
-    );
-    let sylvan = r("sylvan", "monolithic", 2);
-    assert!(
-        sylvan.ends_with("| 1 | 24.00 | 24.00 - 24.00 | 24.00 | 4.00 | 3.00 | 215 | 900 | 238933.3 | 3.00 | yes |"),
-        "{sylvan}"
-    );
-    let c4bdd = r("c4bdd", "in-place", 2);
-    assert!(
-        c4bdd.ends_with("| 1 | 6.00 | 6.00 - 6.00 | 6.00 | 1.00 | 1.00 | 113 | 500 | 225280.0 | 1.00 | yes |"),
-        "{c4bdd}"
-    );
+    for (key, tail) in [
+        (
+            "solve | 6x5 | cudd | monolithic | 1",
+            "| 1 | 100.00 | 100.00 - 100.00 | 90.00 | 2.50 | - | 410 | 800 | 512000.0 | 5.00 |",
+        ),
+        (
+            "count | 6x5 | sylvan | in-place | 1",
+            "| 1 | 27.00 | 27.00 - 27.00 | 30.00 | 3.00 | 3.00 | 205 | 800 | 256000.0 | 2.00 |",
+        ),
+        (
+            "count | 6x5 | sylvan | monolithic | 2",
+            "| 1 | 24.00 | 24.00 - 24.00 | 24.00 | 4.00 | 3.00 | 215 | 900 | 238933.3 | 3.00 |",
+        ),
+        (
+            "count | 6x5 | c4bdd | in-place | 2",
+            "| 1 | 6.00 | 6.00 - 6.00 | 6.00 | 1.00 | 1.00 | 113 | 500 | 225280.0 | 1.00 |",
+        ),
+    ] {
+        let r = row_of(&text, &format!("| peers/2026-01-01-a | {key} |"));
+        assert!(r.ends_with(&format!("{tail} yes |")), "{r} should end with {tail} yes |");
+    }
     assert!(chart, "peers.png drawn");
 
     let err = report_timings("peers", "round,board,program,image,positions,wall_s,cpu_s\n1,7x4,c4bdd\n").unwrap_err();
