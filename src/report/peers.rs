@@ -48,6 +48,11 @@ fn one() -> u32 {
     1
 }
 
+/// The median of [`Timing::measure`] over `runs`.
+fn median_time(runs: &[&Timing]) -> f64 {
+    median(runs.iter().map(|t| t.measure()).collect())
+}
+
 impl Timing {
     /// The time a row is judged by: CPU seconds on one thread, wall
     /// seconds on more (where CPU time adds the threads up).
@@ -99,13 +104,12 @@ archive that has it.\n\n\
         let groups = runs_by_group(&timings);
         let source = archive_name(results, &dir);
         for (&(pass, board, program, image, threads), runs) in &groups {
-            let times: Vec<f64> = runs.iter().map(|t| t.measure()).collect();
-            let m = median(times.clone());
+            let m = median_time(runs);
             let over = |image| {
                 let base = groups.get(&(pass, board, "c4bdd", image, threads));
-                base.map_or("-".to_string(), |b| format!("{:.2}", m / median(b.iter().map(|t| t.measure()).collect())))
+                base.map_or("-".to_string(), |b| format!("{:.2}", m / median_time(b)))
             };
-            let (lo, hi) = range(&times);
+            let (lo, hi) = range(&runs.iter().map(|t| t.measure()).collect::<Vec<_>>());
             let wall = median(runs.iter().map(|t| t.wall_s).collect());
             let rss_kb = runs.iter().filter_map(|t| t.max_rss_kb).max();
             let peak = runs.iter().filter_map(|t| t.peak_nodes).max();
@@ -161,15 +165,22 @@ pub fn chart_series(results: &Path) -> Result<Vec<Series>> {
             if !drawn.insert((board.to_string(), program.to_string(), image.to_string(), threads)) {
                 continue;
             }
-            let name = match (program, threads) {
-                ("c4bdd" | "sylvan", 1) => format!("{program} {image}"),
-                ("c4bdd" | "sylvan", _) => format!("{program} {image} {threads} threads (wall)"),
-                _ => program.to_string(),
-            };
             let key = (program.to_string(), image.to_string(), threads);
-            let series = by_program.entry(key).or_insert_with(|| Series::new(name, Vec::new()));
-            series.points.push((kb as f64 * 1024.0, median(runs.iter().map(|t| t.measure()).collect())));
+            let series = by_program.entry(key).or_insert_with(|| Series::new(program.to_string(), Vec::new()));
+            series.points.push((kb as f64 * 1024.0, median_time(runs)));
             series.labels.push(board.to_string());
+        }
+    }
+    // A program drawn in more than one way is named with its image (and
+    // threads, timed on the wall).
+    let mut ways: BTreeMap<String, usize> = BTreeMap::new();
+    by_program.keys().for_each(|(program, _, _)| *ways.entry(program.clone()).or_default() += 1);
+    for ((program, image, threads), series) in by_program.iter_mut() {
+        if ways[program] > 1 {
+            series.name = match threads {
+                1 => format!("{program} {image}"),
+                _ => format!("{program} {image} {threads} threads (wall)"),
+            };
         }
     }
     Ok(by_program.into_values().collect())

@@ -63,34 +63,35 @@ impl<'a, P: Package> Rules<'a, P> {
     /// The states of ply `ply + 1` reached from the non-terminal states of
     /// ply `ply`.
     pub fn image(&self, ply: u32, states: &P::F) -> P::F {
-        let (p, parity) = (self.p, (ply % 2) as usize);
+        let parity = (ply % 2) as usize;
         let alive = self.alive(ply, states);
-        let mut next = p.constant(false);
-        for rel in &self.moves[parity] {
-            let step = if self.in_place {
-                p.relnext(&alive, rel, &self.vars[parity])
+        self.join(parity, |rel| {
+            if self.in_place {
+                self.p.relnext(&alive, rel, &self.vars[parity])
             } else {
-                p.and_exists(&alive, rel, &self.vars[parity])
-            };
-            next = p.or(&next, &step);
-        }
-        next
+                self.p.and_exists(&alive, rel, &self.vars[parity])
+            }
+        })
     }
 
     /// The states of ply `ply` (not restricted to its reachable ones) with
     /// a move into `set`, a set of ply `ply + 1`.
     fn preimage(&self, ply: u32, set: &P::F) -> P::F {
-        let (p, parity) = (self.p, (ply % 2) as usize);
-        let mut pre = p.constant(false);
-        for rel in &self.moves[parity] {
-            let step = if self.in_place {
-                p.relprev(rel, set, &self.vars[parity])
+        let parity = (ply % 2) as usize;
+        self.join(parity, |rel| {
+            if self.in_place {
+                self.p.relprev(rel, set, &self.vars[parity])
             } else {
-                p.and_exists(rel, set, &self.vars[1 - parity])
-            };
-            pre = p.or(&pre, &step);
-        }
-        pre
+                self.p.and_exists(rel, set, &self.vars[1 - parity])
+            }
+        })
+    }
+
+    /// The disjunction of `product` over the moves of a ply parity (one
+    /// relation, or one per column).
+    fn join(&self, parity: usize, product: impl Fn(&P::F) -> P::F) -> P::F {
+        let p = self.p;
+        self.moves[parity].iter().fold(p.constant(false), |acc, rel| p.or(&acc, &product(rel)))
     }
 }
 
