@@ -84,7 +84,7 @@ impl<'a, T: Copy> Disjoint<'a, T> {
 /// below slot `g`. Invariant: `before[w]` counts the set bits of words
 /// `0..w` of the vector it was built from, which must not change after.
 pub(crate) struct Rank {
-    before: Vec<u32>,
+    pub before: Vec<u32>,
 }
 
 impl Rank {

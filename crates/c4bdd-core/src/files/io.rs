@@ -11,7 +11,9 @@
 //! nodes     u64      number of internal nodes
 //! roots     u32      number of roots
 //! node      nodes × (var u32, low u32, high u32), children first; index 0 and
-//!           1 are the terminals, the k-th node written has index k + 2
+//!           1 are the terminals, the k-th node written has index k + 2;
+//!           written level by level from the bottom (`levels.rs`), loaded in
+//!           any order that has children first
 //! root      roots × u32
 //! blocks    ceil(nodes / BLOCK_NODES) × u32, the CRC-32 of each block of
 //!           BLOCK_NODES node records (the last one may be shorter)
@@ -35,6 +37,7 @@ use std::path::Path;
 
 use crate::bits::{self, Rank};
 use crate::error::{Error, Result};
+use crate::files::levels::LevelOrder;
 use crate::manager::{run_on, Manager};
 use crate::store::node::{Bdd, Level, Var};
 
@@ -61,21 +64,48 @@ const SAVE_CHUNK: usize = 1 << 16;
 /// over all slots). Invariant: `local` holds 0 for a node not yet written.
 pub(super) struct FileIndex {
     /// The saved nodes' slots.
-    bits: Vec<u64>,
-    rank: Rank,
+    pub bits: Vec<u64>,
+    pub rank: Rank,
     /// Per saved node, in slot order: its index in the file, 0 until written.
-    local: Vec<u32>,
+    pub local: Vec<u32>,
 }
 
 impl FileIndex {
     /// The index in the file of a terminal (0 or 1) or of a saved node, 0
     /// when the node is not written yet.
     #[inline(always)]
-    fn get(&self, f: u32) -> u32 {
+    pub fn get(&self, f: u32) -> u32 {
         if f <= 1 {
             f
         } else {
             self.local[self.rank.position(&self.bits, f)]
+        }
+    }
+
+    /// Give saved node `f` its index in the file.
+    #[inline(always)]
+    pub fn set(&mut self, f: u32, at: u32) {
+        let p = self.rank.position(&self.bits, f);
+        self.local[p] = at;
+    }
+
+    /// Hint the bit and rank words of slot `f` (of a terminal too).
+    #[inline(always)]
+    pub fn prefetch_bit(&self, f: u32) {
+        let w = f as usize / 64;
+        if let (Some(b), Some(r)) = (self.bits.get(w), self.rank.before.get(w)) {
+            crate::prefetch::prefetch(b);
+            crate::prefetch::prefetch(r);
+        }
+    }
+
+    /// Hint the file index of saved node `f` (its bit and rank words read).
+    #[inline(always)]
+    pub fn prefetch_entry(&self, f: u32) {
+        if f > 1 {
+            if let Some(e) = self.local.get(self.rank.position(&self.bits, f)) {
+                crate::prefetch::prefetch(e);
+            }
         }
     }
 }
@@ -131,20 +161,25 @@ fn record_bytes(var: u32, low: u32, high: u32) -> [u8; NODE_BYTES as usize] {
 
 /// The checksums of the blocks of node records, as records pass.
 #[derive(Default)]
-struct BlockSums {
+pub(super) struct BlockSums {
     hasher: crc32fast::Hasher,
     in_block: u64,
     sums: Vec<u32>,
 }
 
 impl BlockSums {
-    /// Take one record into its block's checksum.
-    fn add(&mut self, bytes: &[u8]) {
-        self.hasher.update(bytes);
-        self.in_block += 1;
-        if self.in_block == BLOCK_NODES {
-            self.sums.push(std::mem::take(&mut self.hasher).finalize());
-            self.in_block = 0;
+    /// Take whole records, in file order, into their blocks' checksums.
+    pub(super) fn add_records(&mut self, mut bytes: &[u8]) {
+        debug_assert!(bytes.len().is_multiple_of(NODE_BYTES as usize), "whole records");
+        while !bytes.is_empty() {
+            let take = bytes.len().min(((BLOCK_NODES - self.in_block) * NODE_BYTES) as usize);
+            self.hasher.update(&bytes[..take]);
+            self.in_block += take as u64 / NODE_BYTES;
+            bytes = &bytes[take..];
+            if self.in_block == BLOCK_NODES {
+                self.sums.push(std::mem::take(&mut self.hasher).finalize());
+                self.in_block = 0;
+            }
         }
     }
 
@@ -356,31 +391,32 @@ impl Manager {
 
     /// Write `roots` (and every node below them) to a stream under `label`
     /// (at most 4096 bytes); returns the CRC-32 stored at its end. The nodes
-    /// are written in post-order (`Manager::post_order`), checksummed and written a
-    /// chunk at a time.
+    /// are written level by level from the bottom (`files/levels.rs`),
+    /// checksummed and written a chunk at a time.
     pub fn save_to(&self, roots: &[Bdd], label: &str, out: impl Write) -> std::io::Result<u32> {
         self.debug_check(roots);
         assert!(label.len() <= MAX_LABEL as usize, "a BDD file's label is at most {MAX_LABEL} bytes");
-        let mut index = self.file_index(roots);
-        let count = index.local.len();
+        let order = LevelOrder::walk(self.table.nodes(), self.var_count(), roots);
+        let count = order.count;
         let mut w = Crc { inner: out, hasher: crc32fast::Hasher::new() };
         let mut chunk = header_bytes(FORMAT_VERSION, label, &self.order_ids(), count as u64, roots.len() as u32);
         chunk.reserve(SAVE_CHUNK + NODE_BYTES as usize);
         let mut index_crc = crc32fast::Hasher::new();
         index_crc.update(&chunk);
-        let mut blocks = BlockSums::default();
+        let (mut blocks, mut records_from) = (BlockSums::default(), chunk.len());
         let mut written = 0u32;
-        self.post_order(&mut index, roots, |var, low, high| {
-            let record = record_bytes(var.0, low, high);
-            blocks.add(&record);
-            chunk.extend_from_slice(&record);
+        let index = self.emit_levels(order, |var, low, high| {
+            chunk.extend_from_slice(&record_bytes(var.0, low, high));
             written += 1;
             if chunk.len() >= SAVE_CHUNK {
+                blocks.add_records(&chunk[records_from..]);
                 w.write_all(&chunk)?;
                 chunk.clear();
+                records_from = 0;
             }
             Ok(())
         })?;
+        blocks.add_records(&chunk[records_from..]);
         debug_assert_eq!(written as usize, count, "every marked node is written once");
         let tail_start = chunk.len();
         for r in roots {
@@ -447,28 +483,8 @@ impl Manager {
         let expected = count.min(room).min(self.table.max_nodes() as u64) as usize;
         let (pool, table) = (self.pool.as_deref(), &mut self.table);
         run_on(pool, |parallel| table.reserve(expected, expected, parallel));
-        // Local index -> (manager node, level); the terminals first.
-        let mut map: Vec<(u32, u32)> = vec![(0, u32::MAX), (1, u32::MAX)];
-        map.reserve(expected);
-        let mut buf = [0u8; NODE_BYTES as usize];
         let mut blocks = BlockSums::default();
-        for k in 0..count {
-            r.read_exact(&mut buf)?;
-            blocks.add(&buf);
-            let word = |i: usize| u32::from_le_bytes(buf[i..i + 4].try_into().unwrap());
-            let (var, low, high) = (word(0), word(4), word(8));
-            let here = k + 2;
-            if var as usize >= vars || low as u64 >= here || high as u64 >= here || low == high {
-                return bad(format!("node {here} is malformed (var {var}, low {low}, high {high})"));
-            }
-            let level = self.level_of(Var(var)).0;
-            let ((lo, lo_level), (hi, hi_level)) = (map[low as usize], map[high as usize]);
-            if level >= lo_level || level >= hi_level {
-                return bad(format!("node {here} breaks the variable order"));
-            }
-            let id = self.mk(level, lo, hi).map_err(|_| LoadError::Limit(self.limit_error()))?;
-            map.push((id, level));
-        }
+        let map = self.load_records(&mut r, count, expected, &mut blocks)?;
         let mut roots = Vec::with_capacity(root_count.min(1 << 20) as usize);
         let mut tail = Vec::new();
         for i in 0..root_count {

@@ -1,2 +1,4 @@
 pub(crate) mod io;
+mod levels;
+mod records;
 pub(crate) mod stored;

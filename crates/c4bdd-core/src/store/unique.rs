@@ -217,6 +217,12 @@ impl NodeTable {
         }
     }
 
+    /// Hint the index group where a lookup of `(level, low, high)` starts.
+    #[inline(always)]
+    pub fn prefetch_home(&self, level: u32, low: u32, high: u32) {
+        self.index.prefetch(hash(level, low, high));
+    }
+
     /// Whether the node in slot `i` is in the index.
     pub fn is_indexed(&self, i: u32) -> bool {
         let n = self.arena.nodes().get(i);

@@ -153,28 +153,53 @@ fn decode(bytes: &[u8]) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
     (records, roots)
 }
 
+/// The variable at each level, from a saved file's header.
+fn decode_order(bytes: &[u8]) -> Vec<u32> {
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let header = 16 + word(12) as usize; // magic, version, label
+    (0..word(header) as usize).map(|l| word(header + 4 + 4 * l)).collect()
+}
+
 #[test]
-fn nodes_are_written_in_post_order_from_the_roots_wherever_they_live() {
+fn nodes_are_written_level_by_level_from_the_bottom_wherever_they_live() {
     let (bytes, _) = saved();
     let (records, roots) = decode(&bytes);
-    // Walk the file's own graph from its roots, low child first: each node
-    // must come up exactly at its index.
-    fn visit(records: &[(u32, u32, u32)], f: u32, next: &mut u32) {
-        if f < *next {
-            return; // a terminal, or a node already visited
+    let order = decode_order(&bytes);
+    let level = |f: u32| order.iter().position(|&v| v == records[f as usize - 2].0).unwrap();
+    // The file's own graph walked breadth first from its roots: each level's
+    // nodes in the order they are first met (roots first, then each met
+    // node's low and high child, level by level from the top).
+    let mut met = vec![false; records.len() + 2];
+    let mut levels = vec![Vec::new(); order.len()];
+    let mut meet = |f: u32, levels: &mut Vec<Vec<u32>>| {
+        if f > 1 && !met[f as usize] {
+            met[f as usize] = true;
+            levels[level(f)].push(f);
         }
-        let (_, low, high) = records[f as usize - 2];
-        assert!(low < f && high < f, "node {f}: its children come first");
-        visit(records, low, next);
-        visit(records, high, next);
-        assert_eq!(f, *next, "the nodes follow the post-order from the roots");
-        *next += 1;
+    };
+    roots.iter().for_each(|&r| meet(r, &mut levels));
+    for l in 0..order.len() {
+        for i in 0..levels[l].len() {
+            let (_, low, high) = records[levels[l][i] as usize - 2];
+            assert!(
+                level(levels[l][i])
+                    < [low, high].iter().filter(|&&c| c > 1).map(|&c| level(c)).min().unwrap_or(usize::MAX)
+            );
+            meet(low, &mut levels);
+            meet(high, &mut levels);
+        }
     }
-    let mut next = 2;
-    for &r in &roots {
-        visit(&records, r, &mut next);
-    }
-    assert_eq!(next as usize, records.len() + 2, "every node is reached from a root");
+    // Written from the bottom level up, in that order: the k-th is index k + 2.
+    let written: Vec<u32> = levels.iter().rev().flatten().copied().collect();
+    assert_eq!(
+        written,
+        (2..records.len() as u32 + 2).collect::<Vec<_>>(),
+        "the nodes follow the levels from the bottom"
+    );
+    assert!(
+        records.iter().enumerate().all(|(k, &(_, low, high))| low < k as u32 + 2 && high < k as u32 + 2),
+        "children first"
+    );
 
     // The same BDDs built after other work, so their nodes sit in other
     // slots, are written byte for byte the same.
