@@ -92,9 +92,8 @@ impl FileIndex {
     /// Hint the bit and rank words of slot `f` (of a terminal too).
     #[inline(always)]
     pub fn prefetch_bit(&self, f: u32) {
-        let w = f as usize / 64;
-        if let (Some(b), Some(r)) = (self.bits.get(w), self.rank.before.get(w)) {
-            crate::prefetch::prefetch(b);
+        crate::files::levels::prefetch_bit(&self.bits, f);
+        if let Some(r) = self.rank.before.get(f as usize / 64) {
             crate::prefetch::prefetch(r);
         }
     }

@@ -44,7 +44,7 @@ fn claim(bits: &mut [u64], g: u32) -> bool {
 
 /// Hint the word of `bits` that holds slot `g`'s bit.
 #[inline(always)]
-fn prefetch_bit(bits: &[u64], g: u32) {
+pub(super) fn prefetch_bit(bits: &[u64], g: u32) {
     if let Some(w) = bits.get(g as usize / 64) {
         prefetch(w);
     }
