@@ -14,6 +14,8 @@ use crate::game::BoardSize;
 use crate::search::stored::parts::Part;
 use crate::search::{ImageStrategy, TerminalStrategy};
 
+use super::trace::RunTrace;
+
 /// The named order that arranges the variables as the paper's does on a
 /// board (column-wise, or row-wise for the cellwise encoding on a board
 /// taller than wide), if any.
@@ -149,6 +151,9 @@ pub struct PartialRun {
     pub board: BoardSize,
     /// Its plies in ply order.
     pub plies: Vec<PlyRow>,
+    /// What its directory records of its memory from outside the process
+    /// (empty where it records nothing).
+    pub trace: RunTrace,
 }
 
 impl PartialRun {
@@ -156,7 +161,7 @@ impl PartialRun {
     fn of(source: &Path, key: String, mut plies: Vec<PlyRow>) -> Option<PartialRun> {
         let board: BoardSize = key.split('/').next()?.parse().ok()?;
         plies.sort_by_key(|p| p.ply);
-        Some(PartialRun { source: source.to_path_buf(), key, board, plies })
+        Some(PartialRun { source: source.to_path_buf(), key, board, plies, trace: RunTrace::default() })
     }
 
     /// The partial pass of `key`'s board, if the key is one: it stops at a
@@ -287,7 +292,13 @@ impl Archive {
             unfinished.extend(by_run.into_iter().filter_map(|(key, p)| PartialRun::of(&source, key, p)));
             if down_to_path.exists() {
                 let by_run = plies_by_run(&down_to_path)?;
-                partial_solves.extend(by_run.into_iter().filter_map(|(key, p)| PartialRun::down_to(&source, key, p)));
+                let trace = RunTrace::load(&dir)?;
+                partial_solves.extend(
+                    by_run
+                        .into_iter()
+                        .filter_map(|(key, p)| PartialRun::down_to(&source, key, p))
+                        .map(|p| PartialRun { trace: trace.clone(), ..p }),
+                );
             }
         }
         // A run that also built the BDD of all plies held it beside the

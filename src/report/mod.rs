@@ -14,6 +14,7 @@ mod projection;
 pub mod settings;
 pub mod tables;
 pub mod threads;
+pub mod trace;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -181,17 +182,20 @@ fn table2_files(out: &mut Listing, archive: &Archive, paper: &Paper, solved: &BT
         out.note(name, "Table 2 form (won/drawn/lost/total/terminal per ply) of a board we solved");
     }
     // Only an archive with 7x6 rows has anything to set beside the paper's.
-    if let Some((_, ours76)) = archive.solved_plies(B76) {
+    if let Some((source, ours76)) = archive.solved_plies(B76) {
         write_file(&out.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(paper, Some(ours76)))?;
         out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
-        solve_per_ply_7x6(out, ours76)?;
+        let trace = archive.partial_solve(B76).filter(|p| p.source == source).map(|p| &p.trace);
+        solve_per_ply_7x6(out, ours76, trace)?;
     }
     Ok(())
 }
 
 /// The time and the memory of each 7x6 ply solved: its seconds, and its
-/// process's peak RSS beside the nodes of its won and lost sets.
-fn solve_per_ply_7x6(out: &mut Listing, plies: &[PlyRow]) -> Result<()> {
+/// process's peak RSS beside the nodes of its won and lost sets and, where
+/// the run's directory traced it, the peak of all its processes together
+/// during each ply solved in parts.
+fn solve_per_ply_7x6(out: &mut Listing, plies: &[PlyRow], trace: Option<&trace::RunTrace>) -> Result<()> {
     let time = Chart {
         title: "7x6 solve: time per ply",
         x_label: "ply",
@@ -200,16 +204,23 @@ fn solve_per_ply_7x6(out: &mut Listing, plies: &[PlyRow]) -> Result<()> {
         series: vec![plies_series("time of the ply".into(), plies, |p| p.time_s)],
     };
     out.chart("table2-7x6-time", &time, "the time of each 7x6 ply solved (the rows of plots/table2-7x6-paper.md)")?;
-    let memory = Chart {
+    let mut memory = Chart {
         title: "7x6 solve: memory per ply",
         x_label: "ply",
         y_label: "bytes",
         axes: Axes::PlyLog,
         series: vec![
-            plies_series("peak RSS of the ply's process".into(), plies, |p| p.peak_rss_bytes.unwrap_or(0) as f64),
+            plies_series("peak RSS of the ply's process so far".into(), plies, |p| {
+                p.peak_rss_bytes.unwrap_or(0) as f64
+            }),
             plies_series("won and lost nodes x 8 bytes".into(), plies, |p| p.bdd_nodes as f64 * 8.0),
         ],
     };
+    let traced = trace.map(|t| t.ply_peaks()).unwrap_or_default();
+    if !traced.is_empty() {
+        let points = traced.iter().map(|(&ply, &bytes)| (ply as f64, bytes as f64)).collect();
+        memory.series.push(Series::new("RSS of all the run's processes (trace, every 30 s)", points));
+    }
     out.chart("table2-7x6-memory", &memory, "the peak RSS of each 7x6 ply solved, beside its won and lost sets' nodes")
 }
 
@@ -489,3 +500,4 @@ fn table1_charts(out: &mut Listing, paper: &Paper, t1: &[tables::Table1Row]) -> 
 }
 
 mod repro;
+mod solved76;

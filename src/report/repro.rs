@@ -13,7 +13,8 @@ use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
 
-fn hms(seconds: f64) -> String {
+/// `seconds` as `h:mm:ss`.
+pub(super) fn hms(seconds: f64) -> String {
     let s = seconds.round() as u64;
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
@@ -54,7 +55,8 @@ Machine of our runs: see each sweep's meta.json (2 cores, 24 GiB unless stated).
     counts_7x6(&mut s, archive, paper, figure2_boards);
     solve_6x6(&mut s, archive);
     table2_7x6(&mut s, archive, paper);
-    s += &super::projection::projection_7x6(archive, paper);
+    s += &super::solved76::measured_7x6(archive, paper)
+        .unwrap_or_else(|| super::projection::projection_7x6(archive, paper));
     solved_boards(&mut s, archive, solved);
     variable_orders(&mut s, orders_tried);
     s
@@ -328,12 +330,24 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
         if cut.is_some() { " (a ply in parts: its parts' added)" } else { "" },
         peak(|p| p.peak_rss_bytes) as f64 / 1e9,
     );
+    let traced = archive.partial_solve(B76).filter(|p| p.source == source).and_then(|p| p.trace.peak_bytes());
+    if let Some(bytes) = traced {
+        let _ = writeln!(
+            s,
+            "All the run's processes together (their RSS summed every 30 s, `rss-trace-*.csv`): at most {:.1} GB in \
+the samples (which can miss a process's own peak, above).\n",
+            bytes as f64 / 1e9
+        );
+    }
     let status = match (differ.is_empty(), lowest) {
         (true, 0) => "reproduced".to_string(),
         (true, _) => format!("reproduced for plies {lowest}..{highest}: every row equals the paper's"),
         (false, _) => format!("DIFFERS from the paper at plies {differ:?}"),
     };
     let _ = writeln!(s, "Status: {status}.\n");
+    if let Some(value) = super::solved76::empty_board_value(plies) {
+        let _ = writeln!(s, "The value of the empty board, read from ply 0's row: {value}.\n");
+    }
     if lowest > 0 {
         left_below(s, plies);
     }

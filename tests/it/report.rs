@@ -779,3 +779,49 @@ fn the_projection_takes_the_leanest_6x6_solve_and_shows_the_splits() {
         assert!(section.contains(&row), "{row}: {section}");
     }
 }
+
+/// Once a 7x6 pass reaches ply 0, the account reads the empty board's value
+/// from ply 0's row and sets the measured run (time, the trace's peak of all
+/// the run's processes, the disk the solution would take) in the
+/// projection's place: here the paper's own 43 rows as a pass in parts.
+#[test]
+fn a_7x6_pass_down_to_ply_0_replaces_the_projection_by_its_measures() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("results").join("table2_7x6").join("run");
+    std::fs::create_dir_all(&archive).unwrap();
+    let mut paper = csv::Reader::from_path(Path::new(&reference()).join("paper-table2-7x6.csv")).unwrap();
+    let rows: Vec<Vec<String>> = paper.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
+    assert_eq!(rows.len(), 43, "the paper's Table 2 has a row per ply");
+    let key = "7x6/compressed/paper/solve/whole/in-place/2-threads/down-to-0/partitioned-c4r1-c4r2";
+    let mut text = String::from("run,ply,states,bdd_nodes,live_nodes,time_s,won,drawn,lost,terminal\n");
+    for r in &rows {
+        let nodes = if r[0] == "27" { 20_000_000 } else { 10_000_000 };
+        text += &format!("{key},{},{},{nodes},0,3600.0,{},{},{},{}\n", r[0], r[4], r[1], r[2], r[3], r[5]);
+    }
+    std::fs::write(archive.join("down-to.csv"), text).unwrap();
+    std::fs::write(archive.join("rss-trace-part1.csv"), "unix_time,rss_kb,vsz_kb\n1000,1000000,1\n1100,9765625,1\n")
+        .unwrap();
+    std::fs::write(
+        archive.join("part-records.csv"),
+        "ply,part,win,draw,lost,nodes,time_s,peak_rss_bytes,peak_nodes,saved_unix\n5,0,1,1,1,500,200.0,1,1,1150.0\n",
+    )
+    .unwrap();
+    std::fs::write(archive.join("solution-kept.csv"), "ply,files,bytes\n1,64,300000000\n0,2,200000000\n").unwrap();
+    let text = repro_of(dir.path());
+    assert!(text.contains("Status: reproduced.\n"), "{text}");
+    assert!(text.contains("The value of the empty board, read from ply 0's row: the first player wins."), "{text}");
+    let traced =
+        "All the run's processes together (their RSS summed every 30 s, `rss-trace-*.csv`): at most 10.0 GB in \
+the samples (which can miss a process's own peak, above).";
+    assert!(text.contains(traced), "{text}");
+    assert!(!text.contains("a projection"), "{text}");
+    let measured = text.split("## The whole 7x6 solve with c4bdd: measured\n\n").nth(1).expect("the measured section");
+    let expected = "Ours (table2_7x6/run): all 43 plies, each row equal to the paper's where Table 2 above says so; \
+43:00:00 of plies in all (the paper: 47 h on one core), the largest ply 27 with 20000000 won and lost nodes (its parts' \
+added), a peak of 10.0 GB of RSS (all the run's processes together, sampled every 30 s) (the paper: 128 GB, 12.8 times ours).";
+    assert!(measured.starts_with(expected), "{measured}");
+    assert!(
+        measured.contains("about 5.3 GB (440000000 nodes at 12.008 bytes a node; the paper: 89.6 GB)"),
+        "{measured}"
+    );
+}

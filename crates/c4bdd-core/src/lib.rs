@@ -135,6 +135,7 @@ pub use config::{
 pub use error::{Error, Result};
 pub use files::io::{
     create_fresh, file_label, file_version, open_regular, replace_file, LoadError, BLOCK_NODES, FORMAT_VERSION, MAGIC,
+    NODE_BYTES,
 };
 pub use files::stored::{checked_size_and_checksum, NodeRecord, RecordLayout, StoredBdd};
 pub use footprint::{model_bytes, CACHE_ENTRY_BYTES};
