@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The partitioned retrograde pass against the whole-ply pass on one board,
+# both from one checkpoint (the forward layers and the last ply solved whole),
+# both reading each ply's states back from it (`solve --down-to 0`): peak RSS,
+# wall and CPU time of each, their rows compared ply by ply, and the disk a
+# stored node of the parts takes.
+#
+# usage: experiments/parts/versus.sh OUT_DIR BIN WxH CUT [THREADS]
+#   CUT: what `solve --parts` takes (K, or cells such as c3r1,c3r2,c4r1,c4r2).
+#   THREADS: for every pass (default 2).
+# The checkpoints go to a scratch folder ($SCRATCH, default a new one under
+# /tmp), removed at the end.
+#
+# Writes into OUT_DIR: meta.txt (command, binary, machine, load), base.log,
+# whole.csv and parts.csv (the rows of `solve --csv`), whole.log and
+# parts.log (each pass's console and its `/usr/bin/time` line), parts-records.csv
+# (a row per part), and summary.csv (a row per pass: wall and CPU seconds,
+# peak RSS, whether every row equals the other pass's, and for the parts the
+# bytes on disk of their won and lost files over their nodes).
+set -euo pipefail
+# shellcheck source=../meta.sh
+. "$(dirname "$0")/../meta.sh"
+[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR BIN WxH CUT [THREADS]" >&2; exit 2; }
+out=$1; bin=$2; board=$3; cut=$4; threads=${5:-2}
+[ -x "$bin" ] || { echo "not an executable: '$bin'" >&2; exit 2; }
+[[ $board =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "board is WxH: '$board'" >&2; exit 2; }
+w=${BASH_REMATCH[1]}; h=${BASH_REMATCH[2]}
+[[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "THREADS is a number: '$threads'" >&2; exit 2; }
+mkdir -p "$out"
+{
+  echo "command: $0 $*"
+  meta_date
+  meta_binary binary "$bin"
+  meta_machine
+  meta_load
+} > "$out/meta.txt"
+scratch=${SCRATCH:-$(mktemp -d)}
+mkdir -p "$scratch"
+trap 'rm -rf "$scratch/base" "$scratch/whole" "$scratch/parts"' EXIT
+solve=("$bin" solve -W "$w" -H "$h" --threads "$threads")
+
+# The forward pass and the last ply, once for both passes.
+"${solve[@]}" --checkpoint "$scratch/base" --down-to $((w * h)) > "$out/base.log" 2>&1
+cp -r "$scratch/base" "$scratch/whole"
+cp -r "$scratch/base" "$scratch/parts"
+
+# run NAME ARGS...: one pass from its copy of the checkpoint, timed.
+run() {
+  local name=$1; shift
+  /usr/bin/time -f "$name wall %e s, user %U s, system %S s, peak RSS %M KB" -o "$scratch/$name.time" \
+    "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name.csv" "$@" > "$out/$name.log" 2>&1
+  cat "$scratch/$name.time" >> "$out/$name.log"
+}
+run whole
+run parts --parts "$cut"
+
+python3 - "$scratch" "$out" <<'PY'
+import csv, glob, json, os, re, sys
+scratch, out = sys.argv[1], sys.argv[2]
+rows = {}
+for name in ("whole", "parts"):
+    with open(f"{out}/{name}.csv") as f:
+        rows[name] = {int(r["ply"]): (r["won"], r["drawn"], r["lost"]) for r in csv.DictReader(f)}
+equal = rows["whole"] == rows["parts"] and len(rows["whole"]) > 0
+records, nodes, size = [], 0, 0
+for f in sorted(glob.glob(f"{scratch}/parts/parts/ply-*/part-*.json")):
+    r = json.load(open(f))["record"]
+    records.append([r["ply"], r["part"], r["nodes"], r["time_s"], r.get("peak_rss_bytes", "")])
+for f in glob.glob(f"{scratch}/parts/parts/ply-*/*.bdd"):
+    if os.path.basename(f).startswith(("won-", "lost-")):
+        size += os.path.getsize(f)
+nodes = sum(r[2] for r in records)
+with open(f"{out}/parts-records.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["ply", "part", "nodes", "time_s", "peak_rss_bytes"])
+    w.writerows(records)
+with open(f"{out}/summary.csv", "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["pass", "wall_s", "cpu_s", "peak_rss_kb", "rows", "rows_equal", "stored_nodes", "stored_bytes"])
+    for name in ("whole", "parts"):
+        line = open(f"{out}/{name}.log").read().splitlines()[-1]
+        wall, user, system, rss = re.search(r"wall ([\d.]+) s, user ([\d.]+) s, system ([\d.]+) s, peak RSS (\d+) KB", line).groups()
+        stored = (nodes, size) if name == "parts" else ("", "")
+        w.writerow([name, wall, round(float(user) + float(system), 2), rss, len(rows[name]), equal, *stored])
+print(open(f"{out}/summary.csv").read(), end="")
+sys.exit(0 if equal else 1)
+PY
