@@ -12,7 +12,7 @@
 # /tmp), removed at the end.
 #
 # Writes into OUT_DIR: meta.txt (command, binary, machine, load), base.log,
-# whole.csv and parts.csv (the rows of `solve --csv`), whole.log and
+# whole-plies.csv and parts-plies.csv (the rows of `solve --csv`), whole.log and
 # parts.log (each pass's console and its `/usr/bin/time` line), parts-records.csv
 # (a row per part), and summary.csv (a row per pass: wall and CPU seconds,
 # peak RSS, whether every row equals the other pass's, and for the parts the
@@ -48,7 +48,7 @@ cp -r "$scratch/base" "$scratch/parts"
 run() {
   local name=$1; shift
   /usr/bin/time -f "$name wall %e s, user %U s, system %S s, peak RSS %M KB" -o "$scratch/$name.time" \
-    "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name.csv" "$@" > "$out/$name.log" 2>&1
+    "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name-plies.csv" "$@" > "$out/$name.log" 2>&1
   cat "$scratch/$name.time" >> "$out/$name.log"
 }
 run whole
@@ -59,7 +59,7 @@ import csv, glob, json, os, re, sys
 scratch, out = sys.argv[1], sys.argv[2]
 rows = {}
 for name in ("whole", "parts"):
-    with open(f"{out}/{name}.csv") as f:
+    with open(f"{out}/{name}-plies.csv") as f:
         rows[name] = {int(r["ply"]): (r["won"], r["drawn"], r["lost"]) for r in csv.DictReader(f)}
 equal = rows["whole"] == rows["parts"] and len(rows["whole"]) > 0
 records, nodes, size = [], 0, 0

@@ -350,6 +350,12 @@ the samples (which can miss a process's own peak, above).\n",
     }
     if lowest > 0 {
         left_below(s, plies);
+        let (stored, gb) = super::solved76::solution_disk(plies);
+        let _ = writeln!(s, "The plies solved so far would take about {gb:.1} GB as c4bdd files ({stored} nodes).\n");
+        let kept = archive.partial_solve(B76).filter(|p| p.source == source).and_then(|p| p.trace.kept.clone());
+        if let Some(kept) = kept {
+            *s += &super::solved76::kept_plies(&kept);
+        }
     }
     headline_by_search(s, archive);
 }

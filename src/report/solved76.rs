@@ -29,6 +29,13 @@ pub fn empty_board_value(plies: &[PlyRow]) -> Option<&'static str> {
     }
 }
 
+/// The won and lost nodes of `plies` added, and the gigabytes they take as
+/// c4bdd files.
+pub(super) fn solution_disk(plies: &[PlyRow]) -> (u64, f64) {
+    let stored: u64 = plies.iter().map(|p| p.bdd_nodes).sum();
+    (stored, stored as f64 * file_bytes_per_node() / 1e9)
+}
+
 /// The measured section, or `None` until the archive's 7x6 plies reach ply 0
 /// (or without the paper's figures for 7x6).
 pub fn measured_7x6(archive: &Archive, paper: &Paper) -> Option<String> {
@@ -43,8 +50,7 @@ pub fn measured_7x6(archive: &Archive, paper: &Paper) -> Option<String> {
     let partial = archive.partial_solve(B76).filter(|p| p.source == source);
     let traced = partial.and_then(|p| p.trace.peak_bytes());
     let peak = traced.unwrap_or(process_peak).max(process_peak) as f64 / 1e9;
-    let stored: u64 = plies.iter().map(|p| p.bdd_nodes).sum();
-    let disk_gb = stored as f64 * file_bytes_per_node() / 1e9;
+    let (stored, disk_gb) = solution_disk(plies);
     let mut s = String::from("## The whole 7x6 solve with c4bdd: measured\n\n");
     let _ = writeln!(
         s,
@@ -77,7 +83,7 @@ paper: {:.0} GB, {:.1} times ours).\n",
 }
 
 /// Which plies' won and lost sets the run left on disk (`solution-kept.csv`).
-fn kept_plies(kept: &[KeptPly]) -> String {
+pub(super) fn kept_plies(kept: &[KeptPly]) -> String {
     if kept.is_empty() {
         return "Kept on disk when the archive was collected: no ply's won and lost sets (the rows above are the \
 run's result; `solve --parts --solution-budget` sets how many bytes of them a run keeps).\n\n"

@@ -496,6 +496,8 @@ fn partial_7x6_rows_are_compared_with_the_papers_table_2() {
         assert!(text.contains("Ours: plies 42 down to 40 (table2_7x6/run)") && text.contains(status), "{text}");
         let left = "Left: plies 39 down to 0. The lowest ply solved, 40, took 0:00:01; the 2 plies above it took 0:00:02 in all.";
         assert!(text.contains(left), "{text}");
+        assert!(text.contains("The plies solved so far would take about 0.0 GB as c4bdd files (300 nodes)."), "{text}");
+        assert!(!text.contains("Kept on disk"), "no solution-kept.csv, nothing said: {text}");
         let table = std::fs::read_to_string(plots.join("table2-7x6-paper.md")).unwrap();
         let row41 = table.lines().find(|l| l.starts_with("| 41 |")).unwrap();
         assert!(row41.ends_with(if changed { "| NO |" } else { "| yes |" }), "{row41}");
