@@ -373,6 +373,12 @@ impl Archive {
         self.partial_solve_where(board, |_| true)
     }
 
+    /// [`Archive::partial_solve`] if its rows came from `source` (the
+    /// directory [`Archive::solved_plies`] names).
+    pub fn partial_solve_from(&self, board: BoardSize, source: &Path) -> Option<&PartialRun> {
+        self.partial_solve(board).filter(|p| p.source == source)
+    }
+
     fn partial_solve_where(&self, board: BoardSize, keep: impl Fn(&PartialRun) -> bool) -> Option<&PartialRun> {
         let partial = self.partial_solves.iter().filter(|p| p.board == board && !p.plies.is_empty() && keep(p));
         partial.max_by_key(|p| p.plies.len())

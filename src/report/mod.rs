@@ -185,7 +185,7 @@ fn table2_files(out: &mut Listing, archive: &Archive, paper: &Paper, solved: &BT
     if let Some((source, ours76)) = archive.solved_plies(B76) {
         write_file(&out.plots.join("table2-7x6-paper.md"), &tables::table2_7x6_markdown(paper, Some(ours76)))?;
         out.note("table2-7x6-paper.md".into(), "the paper's Table 2 (7x6) beside our plies");
-        let trace = archive.partial_solve(B76).filter(|p| p.source == source).map(|p| &p.trace);
+        let trace = archive.partial_solve_from(B76, source).map(|p| &p.trace);
         solve_per_ply_7x6(out, ours76, trace)?;
     }
     Ok(())

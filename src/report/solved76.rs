@@ -47,7 +47,7 @@ pub fn measured_7x6(archive: &Archive, paper: &Paper) -> Option<String> {
     let largest = plies.iter().max_by_key(|p| p.bdd_nodes)?;
     let time: f64 = plies.iter().map(|p| p.time_s).sum();
     let process_peak = plies.iter().filter_map(|p| p.peak_rss_bytes).max().unwrap_or(0);
-    let partial = archive.partial_solve(B76).filter(|p| p.source == source);
+    let partial = archive.partial_solve_from(B76, source);
     let traced = partial.and_then(|p| p.trace.peak_bytes());
     let peak = traced.unwrap_or(process_peak).max(process_peak) as f64 / 1e9;
     let (stored, disk_gb) = solution_disk(plies);
