@@ -312,7 +312,8 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
         .collect();
     let peak = |f: fn(&PlyRow) -> Option<u64>| plies.iter().filter_map(f).max().unwrap_or(0);
     let time: f64 = plies.iter().map(|p| p.time_s).sum();
-    let cut = archive.partial_solve_from(B76, source).and_then(|p| p.partitioned());
+    let partial = archive.partial_solve_from(B76, source);
+    let cut = partial.and_then(|p| p.partitioned());
     let how = cut.map_or(String::new(), |cut| {
         let on = match cut.parse::<u32>() {
             Ok(k) => format!("the top {k} variables of cells"),
@@ -330,7 +331,7 @@ checkpoint; rerun with a lower K to go further (the run resumes and extends DIR)
         if cut.is_some() { " (a ply in parts: its parts' added)" } else { "" },
         peak(|p| p.peak_rss_bytes) as f64 / 1e9,
     );
-    let traced = archive.partial_solve_from(B76, source).and_then(|p| p.trace.peak_bytes());
+    let traced = partial.and_then(|p| p.trace.peak_bytes());
     if let Some(bytes) = traced {
         let _ = writeln!(
             s,
@@ -352,9 +353,8 @@ the samples (which can miss a process's own peak, above).\n",
         left_below(s, plies);
         let (stored, gb) = super::solved76::solution_disk(plies);
         let _ = writeln!(s, "The plies solved so far would take about {gb:.1} GB as c4bdd files ({stored} nodes).\n");
-        let kept = archive.partial_solve_from(B76, source).and_then(|p| p.trace.kept.clone());
-        if let Some(kept) = kept {
-            *s += &super::solved76::kept_plies(&kept);
+        if let Some(kept) = partial.and_then(|p| p.trace.kept.as_deref()) {
+            *s += &super::solved76::kept_plies(kept);
         }
     }
     headline_by_search(s, archive);
