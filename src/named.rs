@@ -162,6 +162,16 @@ impl Named for crate::bdd::GcCache {
     const VALUES: &'static [NamedValue<Self>] = &[gc_cache(Self::Keep), gc_cache(Self::Clear)];
 }
 
+impl Named for crate::bdd::Traversal {
+    const WHAT: &'static str = "traversal";
+    const VALUES: &'static [NamedValue<Self>] = &[traversal(Self::DepthFirst), traversal(Self::BreadthFirst)];
+}
+
+/// A traversal under the core's name.
+const fn traversal(value: crate::bdd::Traversal) -> NamedValue<crate::bdd::Traversal> {
+    NamedValue { value, name: value.name(), aliases: &[], doc: &[] }
+}
+
 /// A GC cache policy under the core's name.
 const fn gc_cache(value: crate::bdd::GcCache) -> NamedValue<crate::bdd::GcCache> {
     NamedValue { value, name: value.name(), aliases: &[], doc: &[] }

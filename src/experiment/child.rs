@@ -271,6 +271,7 @@ fn make_row(
         full_bdd_nodes: if ok { totals.full_bdd_nodes } else { None },
         split3_cache_ratio: Some(config.split3_cache_ratio as u64),
         resumed_plies: totals.resumed_plies,
+        traversal: Some(config.traversal),
     }
 }
 

@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 
 /// The type of the `gc_cache` column.
 pub use crate::bdd::GcCache;
+/// The type of the `traversal` column.
+pub use crate::bdd::Traversal;
 use crate::encoding::EncodingKind;
 use crate::run::Pass;
 use crate::search::{ImageStrategy, Phases, TerminalStrategy, Value};
@@ -159,6 +161,10 @@ pub struct RunRow {
     /// partitioned solve) and in archives written before the column existed.
     #[serde(default)]
     pub resumed_plies: Option<u32>,
+    /// How one thread walked the operations; empty in archives written
+    /// before the column existed (depth-first then).
+    #[serde(default)]
+    pub traversal: Option<Traversal>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -320,7 +326,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 20] = [
+const ADDED_COLUMNS: [&str; 21] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -341,6 +347,7 @@ const ADDED_COLUMNS: [&str; 20] = [
     "image_split",
     "split_parts",
     "resumed_plies",
+    "traversal",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -28,6 +28,7 @@
 //! gc_cache = ["keep", "clear"] # what a collection does with the computed cache
 //! min_cache_entries = [256, 4194304]       # floors of the cache (powers of two)
 //! split3_cache_ratio = [1, 16] # cache entries per three-way split table entry
+//! traversal = ["depth-first", "breadth-first"] # how one thread walks the operations
 //! full_bdd = true             # counts also build the BDD of all plies
 //! [[also]]                  # further grids (same keys); their runs are appended
 //! boards = ["6x5"]
@@ -46,7 +47,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::GcCache;
+use crate::bdd::{GcCache, Traversal};
 use crate::encoding::order::column_permutations;
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::{BoardSize, MAX_SIDE};
@@ -152,6 +153,9 @@ pub struct Grid {
     /// empty: `[manager]`'s.
     #[serde(default)]
     pub split3_cache_ratio: Vec<usize>,
+    /// How one thread walks the operations, as an axis; empty: `[manager]`'s.
+    #[serde(default)]
+    pub traversal: Vec<Traversal>,
     /// Counts also put all plies into one BDD and record its nodes
     /// (`full_bdd_nodes`; not with checkpoints).
     #[serde(default)]
@@ -298,6 +302,7 @@ impl ExperimentSpec {
             gc_cache: !g.gc_cache.is_empty(),
             min_cache_entries: !g.min_cache_entries.is_empty(),
             split3_cache_ratio: !g.split3_cache_ratio.is_empty(),
+            traversal: !g.traversal.is_empty(),
             image_split: g.image_split.len() > 1,
             split_parts: g.split_parts.len() > 1,
         };
@@ -309,6 +314,7 @@ impl ExperimentSpec {
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
         settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
         settings = cross(settings, &g.split3_cache_ratio, |m, v| m.split3_cache_ratio = v);
+        settings = cross(settings, &g.traversal, |m, v| m.traversal = v);
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {
             m.check().map_err(|e| format!("{at}.{e}"))?;

@@ -1,6 +1,6 @@
 //! Manager settings compared: per sweep and configuration, the runs that
 //! differ only in the computed cache's ratio, cap and floor, the three-way
-//! split table's ratio or the GC policy, each
+//! split table's ratio, the GC policy or the traversal, each
 //! setting with the median and range of its repetitions' times (a spec's
 //! `repeats` runs them round after round, so the machine's drift meets every
 //! setting alike).
@@ -8,13 +8,14 @@
 use std::fmt::Write as _;
 
 use super::data::{group_by, Archive, Repetitions, Run};
-use crate::experiment::record::GcCache;
+use crate::experiment::record::{GcCache, Traversal};
 
 /// What it varies, as the row records it: cache ratio, cap and floor on
 /// cache entries (0 where the row predates the column), three-way split
 /// table's ratio (16 where the row predates the column), GC growth, what
 /// collections do with the cache (`keep` where the row predates the column)
-/// and GC threshold.
+/// GC threshold and traversal (depth-first where the row predates the
+/// column).
 #[derive(Clone, Debug, PartialEq, PartialOrd)]
 struct Setting {
     cache_ratio: u64,
@@ -24,6 +25,7 @@ struct Setting {
     gc_growth: f64,
     gc_cache: GcCache,
     gc_min_live: u64,
+    traversal: Traversal,
 }
 
 fn setting(r: &Run) -> Setting {
@@ -35,6 +37,7 @@ fn setting(r: &Run) -> Setting {
         gc_growth: r.row.gc_growth,
         gc_cache: r.row.gc_cache.unwrap_or_default(),
         gc_min_live: r.row.gc_min_live,
+        traversal: r.row.traversal.unwrap_or_default(),
     }
 }
 
@@ -46,12 +49,13 @@ pub fn markdown(archive: &Archive) -> Option<String> {
         "Manager settings compared: per sweep, the runs of one configuration (board, pass, encoding, order, \
 terminal and image strategy, threads) that differ in the computed cache's ratio (node slots per entry), cap \
 (most entries; - where the run predates the column) or floor (up to which the cache holds four entries a node slot; \
-- where the run predates the column), the three-way split table's ratio (cache entries per entry; solves) or the GC policy. Per setting: its runs (repetitions, \
+- where the run predates the column), the three-way split table's ratio (cache entries per entry; solves), the GC policy \
+or the traversal (depth-first where the run predates the column). Per setting: its runs (repetitions, \
 made round after round with `repeats` in the spec), the median and range of their wall times, the median \
 peak RSS, peak nodes, and whether every run counted the same positions as the group's first. Compare \
 settings within a row group only: the machine's speed drifts between sweeps.\n\n\
-| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | min cache entries | split3 ratio | GC growth | GC cache | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
-|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|\n",
+| sweep | board | pass | encoding | order | threads | cache ratio | max cache entries | min cache entries | split3 ratio | GC growth | GC cache | traversal | runs | median s | min - max s | peak RSS MB | peak nodes | same positions |\n\
+|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|---:|---:|---|\n",
     );
     let mut rows = 0;
     for ((c, threads), runs) in groups {
@@ -76,7 +80,7 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
             let same = rs.iter().all(|r| r.row.positions == first);
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {floor} | {} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {threads} | {} | {cap} | {floor} | {} | {} | {} | {} | {} | {:.2} | {:.2} - {:.2} | {:.0} | {} | {} |",
                 c.source.display(),
                 c.board,
                 c.pass,
@@ -86,6 +90,7 @@ settings within a row group only: the machine's speed drifts between sweeps.\n\n
                 set.split3_cache_ratio,
                 set.gc_growth,
                 set.gc_cache,
+                set.traversal,
                 m.runs,
                 m.median_s,
                 m.min_s,

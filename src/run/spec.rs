@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bdd::{Config, GcCache, MAX_THREADS};
+use crate::bdd::{Config, GcCache, Traversal, MAX_THREADS};
 use crate::encoding::{EncodingKind, OrderSpec};
 use crate::game::BoardSize;
 use crate::search::partition::{Cut, Share};
@@ -123,6 +123,9 @@ pub struct ManagerSettings {
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     pub split3_cache_ratio: usize,
+    /// How one thread walks the Boolean operations and images: depth-first or breadth-first (more threads run depth-first).
+    #[serde(default)]
+    pub traversal: Traversal,
 }
 
 impl Default for ManagerSettings {
@@ -136,6 +139,7 @@ impl Default for ManagerSettings {
             min_cache_entries: None,
             gc_cache: c.gc_cache,
             split3_cache_ratio: c.split3_cache_ratio,
+            traversal: c.traversal,
         }
     }
 }
@@ -179,6 +183,8 @@ pub struct Swept {
     pub min_cache_entries: bool,
     #[serde(default)]
     pub split3_cache_ratio: bool,
+    #[serde(default)]
+    pub traversal: bool,
     /// The image split, when the grid lists more than one (it changes how
     /// images are computed, not what they are: a run not sweeping it may
     /// change it between processes, e.g. `sweep --image-split`).
@@ -297,6 +303,9 @@ impl RunSpec {
         }
         if self.swept.split3_cache_ratio {
             extra += &format!("/split3-cache-{}", self.manager.split3_cache_ratio);
+        }
+        if self.swept.traversal {
+            extra += &format!("/{}", self.manager.traversal);
         }
         if self.full_bdd {
             extra += "/full-bdd";
@@ -444,6 +453,7 @@ impl RunSpec {
             min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
             split3_cache_ratio: self.manager.split3_cache_ratio,
+            traversal: self.manager.traversal,
             threads: self.threads,
             ..defaults
         }

@@ -62,6 +62,7 @@ fn bad_input_gets_one_line_and_status_2() {
         (vec!["solve", "-W", "4", "-H", "4", "--max-cache-entries", "128"], "128"),
         (vec!["count", "-W", "4", "-H", "4", "--min-cache-entries", "3000"], "3000"),
         (vec!["solve", "-W", "4", "-H", "4", "--gc-cache", "drop"], "drop"),
+        (vec!["solve", "-W", "4", "-H", "4", "--traversal", "sideways"], "sideways"),
         (vec!["count", "-W", "4", "-H", "4", "--csv", missing_dir.to_str().unwrap()], "out.csv"),
         // Clap's own errors keep the missing argument and the valid values.
         (vec!["count"], "--width <WIDTH> --height <HEIGHT>"),

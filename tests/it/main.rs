@@ -26,5 +26,6 @@ mod report;
 mod solve;
 mod sweep;
 mod tamper;
+mod traversal;
 mod tree;
 mod verify;

@@ -146,7 +146,12 @@ pub(crate) fn saved_solution(kind: EncodingKind, size: BoardSize, order: &OrderS
 }
 
 /// [`saved_solution`] with a manager of `config`.
-fn saved_solution_with(kind: EncodingKind, size: BoardSize, order: &OrderSpec, config: Config) -> tempfile::TempDir {
+pub(crate) fn saved_solution_with(
+    kind: EncodingKind,
+    size: BoardSize,
+    order: &OrderSpec,
+    config: Config,
+) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut space = StateSpace::new(kind, size, order, config).unwrap();
     let mut writer = SolutionWriter::create(dir.path(), &space, order).unwrap();
@@ -223,7 +228,7 @@ fn damaged_or_mismatched_solutions_are_rejected() {
 }
 
 /// Every file of the solution in `dir`, by name.
-fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn files_of(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -48,6 +48,43 @@ pub struct Config {
     /// of two, at least 256.
     #[cfg_attr(feature = "serde", serde(default = "split3_cache_ratio"))]
     pub split3_cache_ratio: usize,
+    /// How a one-thread manager walks the binary operations and the in-place
+    /// products (more threads always run the parallel depth-first bodies).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub traversal: Traversal,
+}
+
+/// The walk of the binary operations and in-place products on one thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Traversal {
+    /// Recursive: each step looks up its node before the next begins.
+    #[default]
+    DepthFirst,
+    /// Level by level (`ops/bfs.rs`): the steps of a level are known
+    /// together, so their memory reads are hinted ahead of use; holds its
+    /// requests (tens of bytes each) between operations.
+    BreadthFirst,
+}
+
+impl Traversal {
+    /// Every traversal.
+    pub const ALL: [Traversal; 2] = [Traversal::DepthFirst, Traversal::BreadthFirst];
+
+    /// Its name on the command line and in records.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Traversal::DepthFirst => "depth-first",
+            Traversal::BreadthFirst => "breadth-first",
+        }
+    }
+}
+
+impl std::fmt::Display for Traversal {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(self.name())
+    }
 }
 
 /// What a garbage collection does with the computed cache; either way no
@@ -159,6 +196,7 @@ impl Default for Config {
             threads: 1,
             parallel_spare: parallel_spare(),
             split3_cache_ratio: split3_cache_ratio(),
+            traversal: Traversal::default(),
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct Manager {
     pub(crate) cache: Cache,
     /// The three-way split's table (empty until the first `split3`).
     pub(crate) split3_cache: crate::cache::split3::Split3Cache,
+    /// The breadth-first operations' requests, kept between operations.
+    pub(crate) bfs: crate::ops::bfs::Bfs,
     pub(crate) config: Config,
     var_level: Vec<u32>,
     level_var: Vec<u32>,
@@ -115,6 +117,7 @@ impl Manager {
             table,
             cache,
             split3_cache: Default::default(),
+            bfs: Default::default(),
             config,
             var_level: Vec::new(),
             level_var: Vec::new(),
@@ -358,6 +361,7 @@ impl Manager {
         self.cache = Cache::new(0);
         self.cache_grow_at = Self::cache_grow_at(&self.config, self.cache.len());
         self.split3_cache = Default::default();
+        self.bfs = Default::default();
     }
 
     /// Before a model count of BDDs among the live nodes: [`Self::release_caches`]

@@ -1,5 +1,5 @@
 //! The axes of a spec's grid and the selection of its runs: threads, manager
-//! settings, the split table's ratio, repeats, column orders, `--boards` and `--encodings`.
+//! settings, the split table's ratio, the traversal, repeats, column orders, `--boards` and `--encodings`.
 
 use super::*;
 
@@ -172,6 +172,33 @@ fn the_split_table_ratio_is_an_axis_that_changes_no_result() {
         let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
         assert!(err.contains("bad.toml") && err.contains(key), "{err}");
     }
+}
+
+/// The traversal is an axis: each value a run named in its key, recorded
+/// in its row, with the same won, drawn and lost positions and BDD nodes in
+/// every ply; an unknown traversal names the value.
+#[test]
+fn the_traversal_is_an_axis_that_changes_no_result() {
+    use c4bdd::bdd::Traversal;
+    let dir = tempfile::tempdir().unwrap();
+    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"solve\"]\ntraversal = [\"depth-first\", \"breadth-first\"]\n";
+    let out = dir.path().join("out");
+    let rows = sweep_rows(dir.path(), "traversal_axis", body, &out);
+    let keys: Vec<(&str, Option<Traversal>)> = rows.iter().map(|r| (r.run.as_str(), r.traversal)).collect();
+    assert_eq!(
+        keys,
+        [
+            ("5x4/compressed/paper/solve/whole/in-place/depth-first", Some(Traversal::DepthFirst)),
+            ("5x4/compressed/paper/solve/whole/in-place/breadth-first", Some(Traversal::BreadthFirst)),
+        ]
+    );
+    assert!(rows.iter().all(|r| r.status == Status::Ok && r.value == rows[0].value && r.value.is_some()));
+    let of = |run: &str| solved_plies(&out, run);
+    assert_eq!(of(&rows[0].run).len(), 21);
+    assert_eq!(of(&rows[0].run), of(&rows[1].run));
+    let spec = write_spec(dir.path(), "bad", "[grid]\nboards = [\"4x4\"]\ntraversal = [\"sideways\"]\n");
+    let err = c4bdd::experiment::ExperimentSpec::load(&spec).unwrap_err().to_string();
+    assert!(err.contains("bad.toml") && err.contains("sideways"), "{err}");
 }
 
 /// The split in parts is an axis of solves: each K a run named in its key

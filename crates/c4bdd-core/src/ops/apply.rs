@@ -83,6 +83,7 @@ impl Manager {
     fn apply(&mut self, op: Op, f: Bdd, g: Bdd) -> Result<Bdd> {
         self.debug_check(&[f, g]);
         let r = match self.threads() {
+            1 if self.breadth_first() => self.apply_bfs(op, f.0, g.0),
             1 => apply(Seq::new(self), op, f.0, g.0, 0),
             _ => self.parallel(|s| apply(s, op, f.0, g.0, 0)),
         };

@@ -1,4 +1,5 @@
 pub(crate) mod apply;
+pub(crate) mod bfs;
 pub(crate) mod count;
 pub(crate) mod minimize;
 pub(crate) mod pairing;

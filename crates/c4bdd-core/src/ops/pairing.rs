@@ -106,6 +106,7 @@ impl Manager {
         self.debug_check(&[f, relation]);
         self.check_pairing(pairing);
         let r = match self.threads() {
+            1 if self.breadth_first() => self.pair_bfs(Op::Image, f.0, relation.0, pairing.0),
             1 => pair(Seq::new(self), Op::Image, f.0, relation.0, pairing.0, 0),
             _ => self.parallel(|s| pair(s, Op::Image, f.0, relation.0, pairing.0, 0)),
         };
@@ -118,6 +119,7 @@ impl Manager {
         self.debug_check(&[f, relation]);
         self.check_pairing(pairing);
         let r = match self.threads() {
+            1 if self.breadth_first() => self.pair_bfs(Op::Preimage, f.0, relation.0, pairing.0),
             1 => pair(Seq::new(self), Op::Preimage, f.0, relation.0, pairing.0, 0),
             _ => self.parallel(|s| pair(s, Op::Preimage, f.0, relation.0, pairing.0, 0)),
         };

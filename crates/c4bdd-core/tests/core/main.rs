@@ -10,3 +10,4 @@ mod laws;
 mod parallel;
 mod props;
 mod random;
+mod traversal;

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use c4bdd::bdd::{Config, GcCache};
+use c4bdd::bdd::{Config, GcCache, Traversal};
 use c4bdd::run::{Limits, ManagerSettings, Pass, RunSpec};
 
 use super::{named, BoardArgs, EncodingArgs};
@@ -47,6 +47,9 @@ pub struct SettingsArgs {
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
     pub split3_cache_ratio: usize,
+    /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first.
+    #[arg(long, value_parser = named::<Traversal>(), default_value_t = Config::default().traversal)]
+    pub traversal: Traversal,
 }
 
 impl SettingsArgs {
@@ -60,6 +63,7 @@ impl SettingsArgs {
             min_cache_entries: self.min_cache_entries,
             gc_cache: self.gc_cache,
             split3_cache_ratio: self.split3_cache_ratio,
+            traversal: self.traversal,
         }
     }
 }
