@@ -12,37 +12,16 @@ use std::time::Instant;
 
 use c4bdd_core::{file_label, Config, Manager};
 
+#[path = "common/header.rs"]
+mod header;
+use header::{manager_for, Result};
+
 #[global_allocator]
 static ALLOCATOR: c4bdd_core::HugePageAlloc = c4bdd_core::HugePageAlloc;
 
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
-
-/// A manager with the variables, in the order, of the file whose first
-/// bytes are `head` (magic, version, label, variable count, order).
-fn manager_for(path: &Path, head: &[u8]) -> Result<Manager> {
-    let word = |at: usize| -> Result<u32> {
-        let bytes = head.get(at..at + 4).ok_or_else(|| format!("{}: header cut short", path.display()))?;
-        Ok(u32::from_le_bytes(bytes.try_into()?))
-    };
-    let vars_at = 16 + word(12)? as usize;
-    let count = word(vars_at)? as usize;
-    let mut m = Manager::new(Config::default());
-    let vars = m.add_vars(count)?;
-    let mut order = Vec::with_capacity(count);
-    for level in 0..count {
-        let v = word(vars_at + 4 + 4 * level)? as usize;
-        order.push(*vars.get(v).ok_or_else(|| format!("{}: variable {v} out of range", path.display()))?);
-    }
-    m.set_order(&order)?;
-    Ok(m)
-}
-
 /// Load `path` into a fresh manager: the manager, the roots and the seconds.
 fn timed_load(path: &Path, label: &str) -> Result<(Manager, Vec<c4bdd_core::Bdd>, f64)> {
-    use std::io::Read;
-    let mut head = vec![0u8; 64 << 10];
-    let n = std::fs::File::open(path)?.read(&mut head)?;
-    let mut m = manager_for(path, &head[..n])?;
+    let mut m = manager_for(path, Config::default())?;
     let start = Instant::now();
     let roots = m.load(path, label)?;
     Ok((m, roots, start.elapsed().as_secs_f64()))
