@@ -1,7 +1,7 @@
 //! Seeded random formulas over 10 variables, checked against exhaustive
 //! evaluation of the same formula as a plain Rust expression.
 
-use c4bdd_core::{Bdd, Manager, Var};
+use c4bdd_core::{Bdd, Config, Manager, Traversal, Var};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -124,13 +124,15 @@ fn paired(x: usize, y: usize) -> usize {
 /// In-place image and preimage over 5 pairs (x_p directly above y_p) against
 /// the definition evaluated on all 32 x 32 state pairs, for random state sets
 /// and relations, and for relations that are the identity on a suffix of the
-/// pairs (the shortcut that returns the input's own sub-BDD).
+/// pairs (the shortcut that returns the input's own sub-BDD), depth-first and
+/// breadth-first.
 #[test]
 fn in_place_image_and_preimage_match_their_definition() {
     let states = 1usize << (N / 2);
-    for seed in 0..40u64 {
+    for (seed, traversal) in (0..80u64).map(|k| (k / 2, Traversal::ALL[k as usize % 2])) {
         let mut rng = StdRng::seed_from_u64(1000 + seed);
-        let (mut m, x) = manager(N, None);
+        let mut m = Manager::new(Config { traversal, ..Config::default() });
+        let x = m.add_vars(N).unwrap();
         let pairs: Vec<(Var, Var)> = (0..N / 2).map(|p| (x[2 * p], x[2 * p + 1])).collect();
         let pairing = m.pairing(&pairs).unwrap();
         let lower = m.var_set(&pairs.iter().map(|p| p.1).collect::<Vec<_>>()).unwrap();
@@ -154,8 +156,8 @@ fn in_place_image_and_preimage_match_their_definition() {
             let s = upper_state(a);
             let succ = (0..states).any(|z| tf[z] && tr[paired(z, s)]);
             let pred = (0..states).any(|z| tf[z] && tr[paired(s, z)]);
-            assert_eq!(m.eval(image, &assignment(a, N)), succ, "seed {seed}: image at {a}");
-            assert_eq!(m.eval(preimage, &assignment(a, N)), pred, "seed {seed}: preimage at {a}");
+            assert_eq!(m.eval(image, &assignment(a, N)), succ, "seed {seed}, {traversal}: image at {a}");
+            assert_eq!(m.eval(preimage, &assignment(a, N)), pred, "seed {seed}, {traversal}: preimage at {a}");
         }
         m.check().unwrap();
     }
