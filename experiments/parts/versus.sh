@@ -5,9 +5,12 @@
 # wall and CPU time of each, their rows compared ply by ply, and the disk a
 # stored node of the parts takes.
 #
-# usage: experiments/parts/versus.sh OUT_DIR BIN WxH CUT [THREADS]
+# usage: experiments/parts/versus.sh OUT_DIR BIN WxH CUT [THREADS [MODE]]
 #   CUT: what `solve --parts` takes (K, or cells such as c3r1,c3r2,c4r1,c4r2).
 #   THREADS: for every pass (default 2).
+#   MODE: `one-after-other` (default) runs the whole pass, then the parts;
+#     `side-by-side` runs both at once, so that both share the machine alike
+#     (with THREADS 1 on two cores, each pass has a core).
 # The checkpoints go to a scratch folder ($SCRATCH, default a new one under
 # /tmp), removed at the end.
 #
@@ -20,15 +23,17 @@
 set -euo pipefail
 # shellcheck source=../meta.sh
 . "$(dirname "$0")/../meta.sh"
-[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR BIN WxH CUT [THREADS]" >&2; exit 2; }
-out=$1; bin=$2; board=$3; cut=$4; threads=${5:-2}
+[ $# -ge 4 ] || { echo "usage: $0 OUT_DIR BIN WxH CUT [THREADS [MODE]]" >&2; exit 2; }
+out=$1; bin=$2; board=$3; cut=$4; threads=${5:-2}; mode=${6:-one-after-other}
 [ -x "$bin" ] || { echo "not an executable: '$bin'" >&2; exit 2; }
 [[ $board =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "board is WxH: '$board'" >&2; exit 2; }
 w=${BASH_REMATCH[1]}; h=${BASH_REMATCH[2]}
 [[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "THREADS is a number: '$threads'" >&2; exit 2; }
+[[ $mode =~ ^(one-after-other|side-by-side)$ ]] || { echo "MODE is one-after-other or side-by-side: '$mode'" >&2; exit 2; }
 mkdir -p "$out"
 {
   echo "command: $0 $*"
+  echo "passes: $mode, $threads thread(s) each"
   meta_date
   meta_binary binary "$bin"
   meta_machine
@@ -51,8 +56,17 @@ run() {
     "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name-plies.csv" "$@" > "$out/$name.log" 2>&1
   cat "$scratch/$name.time" >> "$out/$name.log"
 }
-run whole
-run parts --parts "$cut"
+if [ "$mode" = side-by-side ]; then
+  run whole & whole_pid=$!
+  run parts --parts "$cut" & parts_pid=$!
+  status=0
+  wait "$whole_pid" || status=$?
+  wait "$parts_pid" || status=$?
+  [ "$status" -eq 0 ] || exit "$status"
+else
+  run whole
+  run parts --parts "$cut"
+fi
 
 python3 - "$scratch" "$out" <<'PY'
 import csv, glob, json, os, re, sys
