@@ -3,7 +3,8 @@
 # round: the measurement that a change to the code costs no speed.
 #
 # usage: experiments/ab/compare.sh OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB...
-#   JOB is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1 or solve:6x5:2:center-out,
+#   JOB is PASS:BOARD:THREADS[:ORDER[:TRAVERSAL]], e.g. count:7x4:1,
+#   solve:6x5:2:center-out or solve:6x4:1:center-out:breadth-first,
 #   or parts:BOARD:THREADS:ORDER:TOP:CELLS, the partitioned pass alone, e.g.
 #   parts:6x5:1:paper:22:c3r1,c3r2,c3r3,c4r1,c4r2: the whole pass down to ply
 #   TOP once (by the old binary, not timed) into a checkpoint that each run
@@ -28,7 +29,7 @@ done
 for job in "$@"; do
   [[ $job =~ ^(count|solve):[0-9]+x[0-9]+:[0-9]+(:[a-z:,0-9-]+)?$ ||
      $job =~ ^parts:[0-9]+x[0-9]+:[0-9]+:[a-z,0-9-]+:[0-9]+:[a-z0-9,]+$ ]] ||
-    { echo "a job is PASS:BOARD:THREADS[:ORDER], e.g. count:7x4:1, or parts:BOARD:THREADS:ORDER:TOP:CELLS: '$job'" >&2; exit 2; }
+    { echo "a job is PASS:BOARD:THREADS[:ORDER[:TRAVERSAL]], e.g. count:7x4:1, or parts:BOARD:THREADS:ORDER:TOP:CELLS: '$job'" >&2; exit 2; }
 done
 mkdir -p "$out"
 {
@@ -50,7 +51,7 @@ results() {
   local pass=$1 file=$2
   local cols=ply,states,bdd_nodes
   [ "$pass" != count ] && cols=ply,won,drawn,lost,terminal
-  awk -F, -v cols="$cols" -f "$here/../columns.awk" "$file"
+  awk -v cols="$cols" -f "$here/../columns.awk" "$file"
 }
 
 # seed JOB: for a parts job, its whole pass down to TOP by the old binary,
@@ -72,8 +73,12 @@ run() {
   local round=$1 job=$2 n=$3 label=$4 bin=$5
   local pass board threads order top cells w h
   IFS=: read -r pass board threads order top cells <<< "$job"
-  [ "$pass" = parts ] || order=${job#*:*:*:}
-  [ "$order" = "$job" ] && order=
+  local traversal=
+  if [ "$pass" != parts ]; then
+    order=${job#*:*:*:}
+    [ "$order" = "$job" ] && order=
+    [[ $order =~ ^(.*):((depth|breadth)-first)$ ]] && { order=${BASH_REMATCH[1]}; traversal=${BASH_REMATCH[2]}; }
+  fi
   w=${board%x*}; h=${board#*x}
   local args=("$pass" -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv")
   if [ "$pass" = parts ]; then
@@ -82,6 +87,7 @@ run() {
       --checkpoint "$scratch/ck" --down-to 0 --parts "$cells")
   fi
   [ -n "$order" ] && args+=(--order "$order")
+  [ -n "$traversal" ] && args+=(--traversal "$traversal")
   /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$bin" "${args[@]}" > "$scratch/log" 2>&1 ||
     { echo "$label $job failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
   local own

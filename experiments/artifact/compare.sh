@@ -80,7 +80,7 @@ timed() {
 artifact_table() { # the artifact reports the view of the player to move
   awk -F', *' 'NR > 1 { if ($3 % 2 == 0) print $3, $4, $5, $6; else print $3, $6, $5, $4 }' "$1" | sort -n
 }
-c4bdd_table() { awk -F, -v cols=ply,won,drawn,lost -f "$here/../columns.awk" "$1" | sort -n; }
+c4bdd_table() { awk -v cols=ply,won,drawn,lost -f "$here/../columns.awk" "$1" | sort -n; }
 # written NAME: the artifact's results file NAME.csv in the work folder; its
 # later versions add the table's size, NAME_ls<LOG2>.csv.
 written() {

@@ -99,7 +99,7 @@ for job in "$@"; do
     "$c4bdd" solve -W "$w" -H "$h" --csv "$scratch/c4bdd.csv" > /dev/null
     cols=ply,won,drawn,lost; line='^[0-9]+ [0-9]+ [0-9]+ [0-9]+$'
   fi
-  awk -F, -v cols=$cols -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
+  awk -v cols=$cols -f "$here/../columns.awk" "$scratch/c4bdd.csv" | tr , ' ' > "$scratch/want"
   for p in "${pkgs[@]}"; do
     for spec in $(jobs_of "$p"); do
       IFS=: read -r image t <<< "$spec"

@@ -19,7 +19,12 @@
 //!
 //! Results and cache entries are those of the depth-first bodies (the
 //! table is canonical; the cache keys are the same). Invariant between
-//! operations: every level's requests, results and map are empty.
+//! operations: every level's requests and map are empty.
+//!
+//! Memory: a request takes 20 bytes (binary operations) or 32 (in-place
+//! products), its result kept in place of an operand, and its map slot 4
+//! bytes (the map between a quarter and half full, its keys read from the
+//! requests); the tables keep their capacity between operations.
 
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
@@ -27,8 +32,9 @@ use crate::ops::pairing::pair_split;
 use crate::prefetch::prefetch;
 use crate::store::unique::Full;
 
-/// A child reference: a node, or (with this bit) a request `level << 32 | index`.
-const REQ: u64 = 1 << 63;
+/// The level of a child that is a node, not a request; so breadth-first
+/// operations run on managers of fewer levels than this.
+pub(crate) const NODE: u16 = u16::MAX;
 /// How many requests ahead a walk hints the memory it will read.
 const AHEAD: usize = 12;
 
@@ -51,93 +57,128 @@ fn key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
 
-/// Open-addressed map from a request's key to its index (one per level);
-/// key 0 marks an empty slot (no request has two terminal operands).
+/// A child: node `.0` if `.1` is [`NODE`], else request `.0` of level `.1`.
+type Kid = (u32, u16);
+
+/// A request: its operands, and its `K` children once expanded (child `k`
+/// is `(kids[k], at[k])`, a [`Kid`]). Once its level is reduced, `a` holds
+/// the request's node.
+#[derive(Clone, Copy)]
+struct Req<const K: usize> {
+    a: u32,
+    b: u32,
+    kids: [u32; K],
+    at: [u16; K],
+}
+
+impl<const K: usize> Req<K> {
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        key(self.a, self.b)
+    }
+}
+
+/// Open-addressed map from a request's key to its index in its level's
+/// list (one per level): a slot holds the index plus one, 0 if empty; the
+/// keys are read from the list. Its entries are exactly the level's
+/// requests until the level is expanded, when it is cleared.
 #[derive(Default)]
 struct LevelMap {
-    keys: Vec<u64>,
-    vals: Vec<u32>,
-    /// The filled slots, so that a clear costs what the operation used.
-    filled: Vec<u32>,
+    slots: Vec<u32>,
 }
 
 impl LevelMap {
     #[inline(always)]
     fn slot(&self, key: u64) -> usize {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as usize & (self.keys.len() - 1)
+        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as usize & (self.slots.len() - 1)
     }
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        if !self.keys.is_empty() {
-            prefetch(&self.keys[self.slot(key)]);
+        if !self.slots.is_empty() {
+            prefetch(&self.slots[self.slot(key)]);
         }
     }
 
-    /// The index of `key`, inserted as `next` if new: `(index, new)`. The
-    /// map stays at most half full.
+    /// Hint the request that the home slot of `key` names, if any (the
+    /// slot itself hinted earlier).
     #[inline(always)]
-    fn get_or_insert(&mut self, key: u64, next: u32) -> (u32, bool) {
-        if 2 * (self.filled.len() + 1) > self.keys.len() {
-            self.grow();
+    fn prefetch_req<const K: usize>(&self, key: u64, list: &[Req<K>]) {
+        if !self.slots.is_empty() {
+            if let Some(req) = list.get((self.slots[self.slot(key)] as usize).wrapping_sub(1)) {
+                prefetch(req);
+            }
         }
-        let mask = self.keys.len() - 1;
+    }
+
+    /// The index of `key` in `list`, or `list.len()` if it is new (and
+    /// then taken by the caller's push): `(index, new)`. The map stays at
+    /// most half full.
+    #[inline(always)]
+    fn find_or_insert<const K: usize>(&mut self, key: u64, list: &[Req<K>]) -> (u32, bool) {
+        if 2 * (list.len() + 1) > self.slots.len() {
+            self.grow(list);
+        }
+        let mask = self.slots.len() - 1;
         let mut s = self.slot(key);
         loop {
-            match self.keys[s] {
-                k if k == key => return (self.vals[s], false),
+            match self.slots[s] {
                 0 => {
-                    self.keys[s] = key;
-                    self.vals[s] = next;
-                    self.filled.push(s as u32);
-                    return (next, true);
+                    self.slots[s] = list.len() as u32 + 1;
+                    return (list.len() as u32, true);
                 }
+                v if list[v as usize - 1].key() == key => return (v - 1, false),
                 _ => s = (s + 1) & mask,
             }
         }
     }
 
-    fn clear(&mut self) {
-        for &s in &self.filled {
-            self.keys[s as usize] = 0;
-        }
-        self.filled.clear();
-    }
-
     #[cold]
-    fn grow(&mut self) {
-        let len = (self.keys.len() * 2).max(64);
-        let keys = std::mem::replace(&mut self.keys, vec![0; len]);
-        let vals = std::mem::replace(&mut self.vals, vec![0; len]);
-        self.filled.clear();
-        for (k, v) in keys.into_iter().zip(vals) {
-            if k != 0 {
-                self.get_or_insert(k, v);
+    fn grow<const K: usize>(&mut self, list: &[Req<K>]) {
+        self.slots = vec![0; (self.slots.len() * 2).max(64)];
+        let mask = self.slots.len() - 1;
+        for (i, req) in list.iter().enumerate() {
+            let mut s = self.slot(req.key());
+            while self.slots[s] != 0 {
+                s = (s + 1) & mask;
             }
+            self.slots[s] = i as u32 + 1;
+        }
+    }
+
+    /// Empty the map of `list`'s entries: all slots at once where the
+    /// map is at least an eighth full, else each entry's (searched from
+    /// its home past the slots already emptied), so that a clear costs
+    /// about what the operation filled.
+    fn clear<const K: usize>(&mut self, list: &[Req<K>]) {
+        if self.slots.len() <= 8 * list.len() {
+            self.slots.fill(0);
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        for (i, req) in list.iter().enumerate() {
+            let mut s = self.slot(req.key());
+            while self.slots[s] != i as u32 + 1 {
+                s = (s + 1) & mask;
+            }
+            self.slots[s] = 0;
         }
     }
 }
 
-/// A request: its operands, and its `K` children's references once expanded.
-#[derive(Clone, Copy)]
-struct Req<const K: usize> {
-    a: u32,
-    b: u32,
-    kids: [u64; K],
-}
-
-/// The per-level requests of one kind of operation.
+/// The per-level requests of one kind of operation. Invariant between
+/// operations: every list empty, every map empty, `top` the level count.
 struct Levels<const K: usize> {
     reqs: Vec<Vec<Req<K>>>,
     maps: Vec<LevelMap>,
-    /// Per level, the nodes of its requests, in request order (reduce).
-    results: Vec<Vec<u32>>,
+    /// The top level with requests.
+    top: usize,
 }
 
 impl<const K: usize> Default for Levels<K> {
     fn default() -> Self {
-        Levels { reqs: Vec::new(), maps: Vec::new(), results: Vec::new() }
+        Levels { reqs: Vec::new(), maps: Vec::new(), top: 0 }
     }
 }
 
@@ -145,37 +186,57 @@ impl<const K: usize> Levels<K> {
     fn prepare(&mut self, levels: usize) {
         self.reqs.resize_with(levels, Vec::new);
         self.maps.resize_with(levels, LevelMap::default);
-        self.results.resize_with(levels, Vec::new);
+        self.top = levels;
     }
 
-    /// The reference of the request `(a, b)` at `level`, added if new.
+    /// The request `(a, b)` at `level`, added if new.
     #[inline(always)]
-    fn request(&mut self, level: usize, a: u32, b: u32) -> u64 {
-        let next = self.reqs[level].len() as u32;
-        let (i, new) = self.maps[level].get_or_insert(key(a, b), next);
+    fn request(&mut self, level: usize, a: u32, b: u32) -> Kid {
+        let list = &mut self.reqs[level];
+        let (i, new) = self.maps[level].find_or_insert(key(a, b), list);
         if new {
-            self.reqs[level].push(Req { a, b, kids: [0; K] });
+            list.push(Req { a, b, kids: [0; K], at: [NODE; K] });
         }
-        REQ | (level as u64) << 32 | i as u64
+        self.top = self.top.min(level);
+        (i, level as u16)
     }
 
-    /// The node of a reference (a request's once its level is reduced).
+    /// Hint the map slot of the request `(a, b)` at `level`.
     #[inline(always)]
-    fn resolve(&self, r: u64) -> u32 {
-        if r & REQ == 0 {
-            r as u32
+    fn prefetch_slot(&self, level: usize, a: u32, b: u32) {
+        self.maps[level].prefetch(key(a, b));
+    }
+
+    /// Hint the request that the slot of `(a, b)` at `level` names.
+    #[inline(always)]
+    fn prefetch_req(&self, level: usize, a: u32, b: u32) {
+        self.maps[level].prefetch_req(key(a, b), &self.reqs[level]);
+    }
+
+    /// The node of a child (a request's once its level is reduced).
+    #[inline(always)]
+    fn resolve(&self, (x, at): Kid) -> u32 {
+        if at == NODE {
+            x
         } else {
-            self.results[((r & !REQ) >> 32) as usize][(r & 0xffff_ffff) as usize]
+            self.reqs[at as usize][x as usize].a
         }
     }
 
-    /// Empty every level from `top` on, keeping the memory.
-    fn clear(&mut self, top: usize) {
-        for l in top..self.reqs.len() {
-            self.reqs[l].clear();
-            self.results[l].clear();
-            self.maps[l].clear();
+    /// Empty the maps of the levels from `from` on (their requests not yet
+    /// reduced), after a failed expansion.
+    fn clear_maps(&mut self, from: usize) {
+        for l in from..self.reqs.len() {
+            self.maps[l].clear(&self.reqs[l]);
         }
+    }
+
+    /// Empty every level's list (the maps are empty), keeping the memory.
+    fn clear(&mut self) {
+        for list in &mut self.reqs[self.top..] {
+            list.clear();
+        }
+        self.top = self.reqs.len();
     }
 }
 
@@ -193,13 +254,12 @@ pub(crate) struct Bfs {
     joined: Vec<u32>,
 }
 
-type Ref = std::result::Result<u64, Full>;
-
 impl Manager {
-    /// Whether one-thread operations run breadth-first.
+    /// Whether one-thread operations run breadth-first (which needs fewer
+    /// levels than [`NODE`]).
     #[inline]
     pub(crate) fn breadth_first(&self) -> bool {
-        self.config.traversal == crate::Traversal::BreadthFirst
+        self.config.traversal == crate::Traversal::BreadthFirst && self.var_count() < NODE as usize
     }
 
     /// `op(f, g)` for a binary operation, breadth-first.
@@ -224,15 +284,15 @@ impl Manager {
 
     /// A child of a binary step: a node, or a request.
     #[inline(always)]
-    fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, a: u32, b: u32) -> Ref {
+    fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, a: u32, b: u32) -> Result<Kid, Full> {
         match Manager::apply_terminal_case(op, a, b) {
-            Some(Ok(x)) => return Ok(x as u64),
-            Some(Err(x)) => return self.not_rec(x).map(u64::from),
+            Some(Ok(x)) => return Ok((x, NODE)),
+            Some(Err(x)) => return self.not_rec(x).map(|x| (x, NODE)),
             None => {}
         }
         let (a, b) = Manager::apply_operands(op, a, b);
         if let Some(x) = self.cached(op, a, b, 0) {
-            return Ok(x as u64);
+            return Ok((x, NODE));
         }
         let level = self.level(a).min(self.level(b)) as usize;
         Ok(lv.request(level, a, b))
@@ -242,15 +302,13 @@ impl Manager {
     fn apply_batch(&mut self, bfs: &mut Bfs, op: Op, pairs: &[(u32, u32)], out: &mut Vec<u32>) -> Result<(), Full> {
         let mut lv = std::mem::take(&mut bfs.apply);
         lv.prepare(self.var_count());
-        let mut top = lv.reqs.len();
-        let r = self.apply_levels(&mut lv, &mut bfs.cofactors, op, pairs, out, &mut top);
-        lv.clear(top);
+        let r = self.apply_levels(&mut lv, &mut bfs.cofactors, op, pairs, out);
+        lv.clear();
         bfs.apply = lv;
         r
     }
 
-    /// The body of [`Manager::apply_batch`]; `top` becomes the top level
-    /// with requests.
+    /// The body of [`Manager::apply_batch`].
     fn apply_levels(
         &mut self,
         lv: &mut Levels<2>,
@@ -258,21 +316,31 @@ impl Manager {
         op: Op,
         pairs: &[(u32, u32)],
         out: &mut Vec<u32>,
-        top: &mut usize,
     ) -> Result<(), Full> {
         let mut roots = Vec::with_capacity(pairs.len());
         for &(a, b) in pairs {
-            let r = self.apply_child(lv, op, a, b)?;
-            if r & REQ != 0 {
-                *top = (*top).min(((r & !REQ) >> 32) as usize);
+            match self.apply_child(lv, op, a, b) {
+                Ok(r) => roots.push(r),
+                Err(e) => {
+                    lv.clear_maps(0);
+                    return Err(e);
+                }
             }
-            roots.push(r);
         }
-        for l in *top..lv.reqs.len() {
-            self.expand_apply(lv, cofactors, op, l)?;
+        for l in lv.top..lv.reqs.len() {
+            lv.maps[l].clear(&lv.reqs[l]);
+            if let Err(e) = self.expand_apply(lv, cofactors, op, l) {
+                lv.clear_maps(l + 1);
+                return Err(e);
+            }
         }
-        for l in (*top..lv.reqs.len()).rev() {
-            self.reduce_apply(lv, op, l)?;
+        for l in (lv.top..lv.reqs.len()).rev() {
+            let mut list = std::mem::take(&mut lv.reqs[l]);
+            let r = self.make_nodes(&mut list, l as u32, (op, 0), |_, req| {
+                (lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
+            });
+            lv.reqs[l] = list;
+            r?;
         }
         out.clear();
         out.extend(roots.iter().map(|&r| lv.resolve(r)));
@@ -280,8 +348,8 @@ impl Manager {
     }
 
     /// Expand level `l` of a binary operation: first the cofactors (records
-    /// hinted ahead), then the children (cache entries, records and map
-    /// slots hinted ahead).
+    /// hinted ahead), then the children (cache entries, records, map slots
+    /// and the requests they name hinted ahead).
     fn expand_apply(
         &mut self,
         lv: &mut Levels<2>,
@@ -301,10 +369,10 @@ impl Manager {
             let (b0, b1) = self.cofactors(list[i].b, l as u32);
             cofactors.push([(a0, b0), (a1, b1)]);
         }
-        let open = |(a, b): (u32, u32)| Manager::apply_terminal_case(op, a, b).is_none();
+        let open = |&(a, b): &(u32, u32)| Manager::apply_terminal_case(op, a, b).is_none();
         for i in 0..n {
             for j in hinted(i, n, AHEAD) {
-                for (a, b) in cofactors[j].into_iter().filter(|&c| open(c)) {
+                for (a, b) in cofactors[j].into_iter().filter(open) {
                     let (a, b) = Manager::apply_operands(op, a, b);
                     self.cache.prefetch(op, a, b, 0);
                     self.table.nodes().prefetch(a);
@@ -312,15 +380,21 @@ impl Manager {
                 }
             }
             for j in hinted(i, n, AHEAD / 2) {
-                for (a, b) in cofactors[j].into_iter().filter(|&c| open(c)) {
+                for (a, b) in cofactors[j].into_iter().filter(open) {
                     let (a, b) = Manager::apply_operands(op, a, b);
-                    lv.maps[self.level(a).min(self.level(b)) as usize].prefetch(key(a, b));
+                    lv.prefetch_slot(self.level(a).min(self.level(b)) as usize, a, b);
+                }
+            }
+            for j in hinted(i, n, AHEAD / 4) {
+                for (a, b) in cofactors[j].into_iter().filter(open) {
+                    let (a, b) = Manager::apply_operands(op, a, b);
+                    lv.prefetch_req(self.level(a).min(self.level(b)) as usize, a, b);
                 }
             }
             let [(a0, b0), (a1, b1)] = cofactors[i];
             let kids = self.apply_child(lv, op, a0, b0).and_then(|lo| Ok([lo, self.apply_child(lv, op, a1, b1)?]));
             match kids {
-                Ok(kids) => list[i].kids = kids,
+                Ok([lo, hi]) => (list[i].kids, list[i].at) = ([lo.0, hi.0], [lo.1, hi.1]),
                 Err(e) => {
                     lv.reqs[l] = list;
                     return Err(e);
@@ -331,47 +405,50 @@ impl Manager {
         Ok(())
     }
 
-    /// Reduce level `l` of a binary operation: each request's node (index
-    /// groups and cache entries hinted ahead), cached.
-    fn reduce_apply(&mut self, lv: &mut Levels<2>, op: Op, l: usize) -> Result<(), Full> {
-        let list = std::mem::take(&mut lv.reqs[l]);
-        let mut done = std::mem::take(&mut lv.results[l]);
-        let mut r = Ok(());
-        for i in 0..list.len() {
-            for j in hinted(i, list.len(), AHEAD) {
-                let (lo, hi) = (lv.resolve(list[j].kids[0]), lv.resolve(list[j].kids[1]));
+    /// Make the node of each request of `list` (level `l`) from its
+    /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
+    /// keep it in the request's `a` (index groups and cache entries hinted
+    /// ahead, then the records the lookups compare).
+    fn make_nodes<const K: usize>(
+        &mut self,
+        list: &mut [Req<K>],
+        l: u32,
+        (op, id): (Op, u32),
+        kids: impl Fn(usize, &Req<K>) -> (u32, u32),
+    ) -> Result<(), Full> {
+        let n = list.len();
+        for i in 0..n {
+            for j in hinted(i, n, AHEAD) {
+                let (lo, hi) = kids(j, &list[j]);
                 if lo != hi {
-                    self.table.prefetch_home(l as u32, lo, hi);
+                    self.table.prefetch_home(l, lo, hi);
                 }
-                self.cache.prefetch(op, list[j].a, list[j].b, 0);
+                self.cache.prefetch(op, list[j].a, list[j].b, id);
             }
-            let Req { a, b, kids } = list[i];
-            match self.mk(l as u32, lv.resolve(kids[0]), lv.resolve(kids[1])) {
-                Ok(x) => {
-                    self.cache.put(op, a, b, 0, x);
-                    done.push(x);
-                }
-                Err(e) => {
-                    r = Err(e);
-                    break;
+            for j in hinted(i, n, AHEAD / 2) {
+                let (lo, hi) = kids(j, &list[j]);
+                if lo != hi {
+                    self.table.prefetch_candidates(l, lo, hi);
                 }
             }
+            let (lo, hi) = kids(i, &list[i]);
+            let x = self.mk(l, lo, hi)?;
+            self.cache.put(op, list[i].a, list[i].b, id, x);
+            list[i].a = x;
         }
-        lv.results[l] = done;
-        lv.reqs[l] = list;
-        r
+        Ok(())
     }
 
     /// A product of an in-place step: a node, or a request.
     #[inline(always)]
-    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> u64 {
+    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Kid {
         let start = self.pairings[id as usize].step_start(f, t, |g| self.level(g));
         let x = match start {
             Ok(x) => x,
-            Err(node) => return node as u64,
+            Err(node) => return (node, NODE),
         };
         if let Some(node) = self.cached(op, f, t, id) {
-            return node as u64;
+            return (node, NODE);
         }
         lv.request(x as usize, f, t)
     }
@@ -381,25 +458,25 @@ impl Manager {
         let mut lv = std::mem::take(&mut bfs.pair);
         lv.prepare(self.var_count());
         let root = self.pair_child(&mut lv, op, f, t, id);
-        let top = if root & REQ == 0 { lv.reqs.len() } else { ((root & !REQ) >> 32) as usize };
-        for l in top..lv.reqs.len() {
+        for l in lv.top..lv.reqs.len() {
+            lv.maps[l].clear(&lv.reqs[l]);
             self.expand_pair(&mut lv, &mut bfs.products, op, (l, id));
         }
         let mut r = Ok(());
-        for l in (top..lv.reqs.len()).rev() {
+        for l in (lv.top..lv.reqs.len()).rev() {
             r = self.reduce_pair(bfs, &mut lv, op, (l, id));
             if r.is_err() {
                 break;
             }
         }
         let node = r.map(|()| lv.resolve(root));
-        lv.clear(top);
+        lv.clear();
         bfs.pair = lv;
         node
     }
 
     /// Expand level `l` of an in-place product: each request's four
-    /// products (records hinted ahead), then their references (cache
+    /// products (records hinted ahead), then their children (cache
     /// entries and records hinted ahead).
     fn expand_pair(&mut self, lv: &mut Levels<4>, products: &mut Vec<[(u32, u32); 4]>, op: Op, (l, id): (usize, u32)) {
         let mut list = std::mem::take(&mut lv.reqs[l]);
@@ -421,7 +498,8 @@ impl Manager {
                     self.table.nodes().prefetch(f);
                 }
             }
-            list[i].kids = products[i].map(|(f, t)| self.pair_child(lv, op, f, t, id));
+            let kids = products[i].map(|(f, t)| self.pair_child(lv, op, f, t, id));
+            (list[i].kids, list[i].at) = (kids.map(|k| k.0), kids.map(|k| k.1));
         }
         lv.reqs[l] = list;
     }
@@ -429,37 +507,19 @@ impl Manager {
     /// Reduce level `l` of an in-place product: the joins of its requests'
     /// products as one batch of `or`s, then each request's node, cached.
     fn reduce_pair(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
-        let list = std::mem::take(&mut lv.reqs[l]);
+        let mut list = std::mem::take(&mut lv.reqs[l]);
         let mut joins = std::mem::take(&mut bfs.joins);
         joins.clear();
         for req in &list {
-            let k = req.kids.map(|k| lv.resolve(k));
+            let k: [u32; 4] = std::array::from_fn(|j| lv.resolve((req.kids[j], req.at[j])));
             joins.extend([(k[0], k[1]), (k[2], k[3])]);
         }
         let mut joined = std::mem::take(&mut bfs.joined);
         let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
-        let mut done = std::mem::take(&mut lv.results[l]);
         if r.is_ok() {
-            for (i, req) in list.iter().enumerate() {
-                for j in hinted(i, list.len(), AHEAD) {
-                    if joined[2 * j] != joined[2 * j + 1] {
-                        self.table.prefetch_home(l as u32, joined[2 * j], joined[2 * j + 1]);
-                    }
-                }
-                match self.mk(l as u32, joined[2 * i], joined[2 * i + 1]) {
-                    Ok(x) => {
-                        self.cache.put(op, req.a, req.b, id, x);
-                        done.push(x);
-                    }
-                    Err(e) => {
-                        r = Err(e);
-                        break;
-                    }
-                }
-            }
+            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
         }
         (bfs.joins, bfs.joined) = (joins, joined);
-        lv.results[l] = done;
         lv.reqs[l] = list;
         r
     }

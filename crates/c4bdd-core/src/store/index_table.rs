@@ -217,6 +217,18 @@ impl IndexTable {
         crate::prefetch::prefetch(self.group(h, 0));
     }
 
+    /// Call `each` with the indices in the home group of hash `h` whose
+    /// tags match its own: the nodes a lookup of `h` reads first.
+    #[inline(always)]
+    pub fn home_matches(&self, h: u64, mut each: impl FnMut(u32)) {
+        let group = self.group(h, 0);
+        let (mut m, _) = scan(group, tag_of(h));
+        while m != 0 {
+            each(group.index[m.trailing_zeros() as usize / 8].load(Ordering::Relaxed));
+            m &= m - 1;
+        }
+    }
+
     /// Whether `id` is in the probe sequence of hash `h`.
     pub fn contains(&self, h: u64, id: u32) -> bool {
         self.find(h, Vacancy::default(), |i| i == id).is_ok()

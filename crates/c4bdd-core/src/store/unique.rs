@@ -223,6 +223,15 @@ impl NodeTable {
         self.index.prefetch(hash(level, low, high));
     }
 
+    /// Hint the records of the nodes that a lookup of `(level, low, high)`
+    /// compares first (those its home group's tags name): this reads the
+    /// group, so hint it earlier with [`NodeTable::prefetch_home`].
+    #[inline(always)]
+    pub fn prefetch_candidates(&self, level: u32, low: u32, high: u32) {
+        let nodes = self.arena.nodes();
+        self.index.home_matches(hash(level, low, high), |i| nodes.prefetch(i));
+    }
+
     /// Whether the node in slot `i` is in the index.
     pub fn is_indexed(&self, i: u32) -> bool {
         let n = self.arena.nodes().get(i);

@@ -85,6 +85,46 @@ fn a_breadth_first_operation_at_the_node_limit_fails_cleanly() {
     m.check().unwrap();
 }
 
+/// A breadth-first `xor` that meets the node limit while it expands (in the
+/// negation of a cofactor, with requests waiting on the levels below) leaves
+/// no request behind: every operation after it, at every limit tried, has
+/// the truth table of its formula.
+#[test]
+fn a_failed_expansion_leaves_no_request_behind() {
+    let mut failures = 0;
+    for seed in 0..12u64 {
+        let (mut m, x) = manager(Traversal::BreadthFirst, Config::default());
+        let mut rng = StdRng::seed_from_u64(3000 + seed);
+        let (f, tf) = random_formula(&mut rng, &mut m, &x, 8);
+        // g = x3 or (x5 and x7): below x3, one cofactor is a request, the other a negation.
+        let (x3, x5, x7) =
+            (m.literal(x[3], true).unwrap(), m.literal(x[5], true).unwrap(), m.literal(x[7], true).unwrap());
+        let low = m.and(x5, x7).unwrap();
+        let g = m.or(x3, low).unwrap();
+        for h in [f, g] {
+            m.pin(h);
+        }
+        let tg: Vec<bool> = (0..1usize << N).map(|a| m.eval(g, &assignment(a, N))).collect();
+        m.gc(&[]);
+        m.release_caches();
+        for room in 0..12 {
+            m.set_max_nodes(m.live_nodes() + 2 + room);
+            failures += usize::from(m.xor(f, g).is_err());
+            m.set_max_nodes(1 << 20);
+            let xor = m.xor(f, g).unwrap();
+            let or = m.or(g, f).unwrap();
+            let want_xor: Vec<bool> = tf.iter().zip(&tg).map(|(&a, &b)| a != b).collect();
+            let want_or: Vec<bool> = tf.iter().zip(&tg).map(|(&a, &b)| a || b).collect();
+            assert_eq!(truth_table(&m, xor, N), want_xor, "seed {seed}, room {room}: f xor g");
+            assert_eq!(truth_table(&m, or, N), want_or, "seed {seed}, room {room}: g or f");
+            m.check().unwrap();
+            m.gc(&[]);
+            m.release_caches();
+        }
+    }
+    assert!(failures > 0, "some xor met the limit");
+}
+
 /// The breadth-first tables given back with the caches change no result.
 #[test]
 fn released_tables_change_no_breadth_first_result() {
