@@ -12,6 +12,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::data::{is_papers_order, papers_twin, Archive, Run};
+use crate::bdd::Traversal;
 use crate::encoding::EncodingKind;
 use crate::experiment::record::Status;
 use crate::experiment::Pass;
@@ -41,6 +42,9 @@ pub struct OrderCost {
     pub time_s: f64,
     /// Threads of the run's BDD operations (the nodes do not depend on them).
     pub threads: u64,
+    /// How one thread walked the operations (runs from before the setting,
+    /// and a search's candidates, were depth-first).
+    pub traversal: Traversal,
     /// How the run ended. A run a limit stopped is not ranked: its sums are
     /// over the plies it counted, compared with the paper's over the same.
     pub status: Status,
@@ -92,6 +96,7 @@ pub fn tried(archive: &Archive, results: &Path) -> Result<Vec<OrderCost>> {
                 peak: r.row.peak_nodes.max(r.plies.iter().map(|p| p.live_nodes).max().unwrap_or(0)),
                 time_s: r.row.time_s,
                 threads: r.row.threads.unwrap_or(1),
+                traversal: r.row.traversal.unwrap_or(Traversal::DepthFirst),
                 status: r.row.status,
                 per_ply,
             }
@@ -138,6 +143,7 @@ fn from_search(dir: &Path, results: &Path) -> Result<Vec<OrderCost>> {
         peak: r.peak_nodes,
         time_s: r.time_s,
         threads: 1,
+        traversal: Traversal::DepthFirst,
         status: Status::Ok,
         per_ply: Vec::new(),
     };
@@ -253,9 +259,14 @@ over the same plies):\n\n| order | from | status | plies counted | sum of nodes 
 pub fn against_paper(tried: &[OrderCost], board: BoardSize) -> Option<String> {
     let (on, stopped): (Vec<&OrderCost>, Vec<&OrderCost>) =
         tried.iter().filter(|o| o.board == board && o.encoding == EncodingKind::Compressed).partition(|o| o.finished());
-    let paper =
-        on.iter().filter(|o| is_papers_order(&o.order, board, EncodingKind::Compressed)).min_by(|a, b| a.cheaper(b))?;
     let best = on.iter().min_by(|a, b| a.sum.cmp(&b.sum).then_with(|| a.order.cmp(&b.order)).then(a.cheaper(b)))?;
+    // The paper's order at its cheapest run, on the threads and traversal of `best`'s where it has one, so
+    // that the times compare like with like.
+    let unlike = |o: &OrderCost| (o.threads, o.traversal) != (best.threads, best.traversal);
+    let paper = on
+        .iter()
+        .filter(|o| is_papers_order(&o.order, board, EncodingKind::Compressed))
+        .min_by(|a, b| unlike(a).cmp(&unlike(b)).then(a.cheaper(b)))?;
     let mut line = cheapest_line(board, on.len(), best, paper);
     // Each order at its cheapest run.
     let mut by_order: BTreeMap<&str, u64> = BTreeMap::new();
@@ -286,7 +297,8 @@ paper's ({})",
     }
     format!(
         "{} ({}) has {:.1}% fewer nodes summed over the plies than the paper's order on {board} (compressed): {} against \
-{}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s on {} thread(s) against {:.0} s on {}",
+{}; largest ply {} against {}, peak live nodes {} against {}, time {:.0} s on {} thread(s), {}, against {:.0} s on {}, \
+{}",
         best.order,
         best.source,
         (1.0 - best.sum as f64 / paper.sum as f64) * 100.0,
@@ -298,8 +310,10 @@ paper's ({})",
         paper.peak,
         best.time_s,
         best.threads,
+        best.traversal,
         paper.time_s,
-        paper.threads
+        paper.threads,
+        paper.traversal
     )
 }
 
@@ -320,6 +334,7 @@ mod tests {
             peak: sum,
             time_s: 1.0,
             threads: 1,
+            traversal: Traversal::DepthFirst,
             status: Status::Ok,
             per_ply: vec![sum / 4, sum / 4, sum / 2],
         }
@@ -363,5 +378,25 @@ mod tests {
         assert!(line.starts_with("no order measured on 7x6 (compressed, 2 runs) has fewer"), "{line}");
         assert!(line.ends_with("up to +51.5% (b)"), "{line}");
         assert_eq!(against_paper(&tried, BoardSize { width: 6, height: 5 }), None);
+    }
+
+    #[test]
+    fn the_papers_time_is_taken_on_the_cheapest_orders_threads_and_traversal() {
+        let board = BoardSize { width: 7, height: 6 };
+        let run = |order: &str, sum: u64, time_s: f64, traversal: Traversal| OrderCost {
+            time_s,
+            traversal,
+            ..cost(order, sum)
+        };
+        let tried = [
+            run("paper", 1000, 9.0, Traversal::BreadthFirst),
+            run("paper", 1000, 60.0, Traversal::DepthFirst),
+            run("a", 900, 50.0, Traversal::DepthFirst),
+        ];
+        let line = against_paper(&tried, board).unwrap();
+        assert!(line.ends_with("time 50 s on 1 thread(s), depth-first, against 60 s on 1, depth-first"), "{line}");
+        // Where the paper's order has no run like it, its cheapest run, named.
+        let line = against_paper(&tried[..1].iter().chain(&tried[2..]).cloned().collect::<Vec<_>>(), board).unwrap();
+        assert!(line.ends_with("time 50 s on 1 thread(s), depth-first, against 9 s on 1, breadth-first"), "{line}");
     }
 }
