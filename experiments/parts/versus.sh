@@ -12,14 +12,21 @@
 #     `side-by-side` runs both at once, so that both share the machine alike
 #     (with THREADS 1 on two cores, each pass has a core).
 # The checkpoints go to a scratch folder ($SCRATCH, default a new one under
-# /tmp), removed at the end.
+# /tmp), removed once both passes are done. A run stopped before that resumes
+# when started again with the same arguments and $SCRATCH: the base is not
+# redone, each pass resumes its checkpoint (losing at most the ply, or the
+# part, in progress), and each stint appends its console and time line to the
+# pass's log; the summary adds the stints' times and takes their largest RSS.
 #
 # Writes into OUT_DIR: meta.txt (command, binary, machine, load), base.log,
 # whole-plies.csv and parts-plies.csv (the rows of `solve --csv`), whole.log and
-# parts.log (each pass's console and its `/usr/bin/time` line), parts-records.csv
-# (a row per part), and summary.csv (a row per pass: wall and CPU seconds,
-# peak RSS, whether every row equals the other pass's, and for the parts the
-# bytes on disk of their won and lost files over their nodes).
+# parts.log (each pass's console and its `/usr/bin/time` line per stint),
+# parts-records.csv (a row per part), and summary.csv (a row per pass: stints,
+# wall and CPU seconds and peak RSS of the stints that ended (a stint killed
+# with its timer is not counted), the plies' own seconds and largest peak RSS
+# (from their rows, every stint counted), rows, whether every row equals the
+# other pass's, and for the parts the bytes on disk of their won and lost
+# files over their nodes).
 set -euo pipefail
 # shellcheck source=../meta.sh
 . "$(dirname "$0")/../meta.sh"
@@ -31,29 +38,35 @@ w=${BASH_REMATCH[1]}; h=${BASH_REMATCH[2]}
 [[ $threads =~ ^[1-9][0-9]*$ ]] || { echo "THREADS is a number: '$threads'" >&2; exit 2; }
 [[ $mode =~ ^(one-after-other|side-by-side)$ ]] || { echo "MODE is one-after-other or side-by-side: '$mode'" >&2; exit 2; }
 mkdir -p "$out"
-{
-  echo "command: $0 $*"
-  echo "passes: $mode, $threads thread(s) each"
-  meta_date
-  meta_binary binary "$bin"
-  meta_machine
-  meta_load
-} > "$out/meta.txt"
 scratch=${SCRATCH:-$(mktemp -d)}
 mkdir -p "$scratch"
-trap 'rm -rf "$scratch/base" "$scratch/whole" "$scratch/parts"' EXIT
 solve=("$bin" solve -W "$w" -H "$h" --threads "$threads")
 
-# The forward pass and the last ply, once for both passes.
-"${solve[@]}" --checkpoint "$scratch/base" --down-to $((w * h)) > "$out/base.log" 2>&1
-cp -r "$scratch/base" "$scratch/whole"
-cp -r "$scratch/base" "$scratch/parts"
+if [ -f "$scratch/base.done" ]; then
+  { echo "resumed: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; meta_binary binary "$bin"; meta_load; } >> "$out/meta.txt"
+else
+  {
+    echo "command: $0 $*"
+    echo "passes: $mode, $threads thread(s) each"
+    meta_date
+    meta_binary binary "$bin"
+    meta_machine
+    meta_load
+  } > "$out/meta.txt"
+  rm -f "$out/whole.log" "$out/parts.log"
+  # The forward pass and the last ply, once for both passes.
+  rm -rf "$scratch/base" "$scratch/whole" "$scratch/parts"
+  "${solve[@]}" --checkpoint "$scratch/base" --down-to $((w * h)) > "$out/base.log" 2>&1
+  cp -r "$scratch/base" "$scratch/whole"
+  cp -r "$scratch/base" "$scratch/parts"
+  touch "$scratch/base.done"
+fi
 
 # run NAME ARGS...: one pass from its copy of the checkpoint, timed.
 run() {
   local name=$1; shift
   /usr/bin/time -f "$name wall %e s, user %U s, system %S s, peak RSS %M KB" -o "$scratch/$name.time" \
-    "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name-plies.csv" "$@" > "$out/$name.log" 2>&1
+    "${solve[@]}" --checkpoint "$scratch/$name" --down-to 0 --csv "$out/$name-plies.csv" "$@" >> "$out/$name.log" 2>&1
   cat "$scratch/$name.time" >> "$out/$name.log"
 }
 if [ "$mode" = side-by-side ]; then
@@ -68,13 +81,17 @@ else
   run parts --parts "$cut"
 fi
 
-python3 - "$scratch" "$out" <<'PY'
+python3 - "$scratch" "$out" $((w * h)) <<'PY'
 import csv, glob, json, os, re, sys
-scratch, out = sys.argv[1], sys.argv[2]
-rows = {}
+scratch, out, top = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows, own, peak = {}, {}, {}
 for name in ("whole", "parts"):
     with open(f"{out}/{name}-plies.csv") as f:
-        rows[name] = {int(r["ply"]): (r["won"], r["drawn"], r["lost"]) for r in csv.DictReader(f)}
+        plies = list(csv.DictReader(f))
+    rows[name] = {int(r["ply"]): (r["won"], r["drawn"], r["lost"]) for r in plies}
+    # The plies' own seconds (those the base solved excepted: both passes read them).
+    own[name] = sum(float(r["time_s"]) for r in plies if int(r["ply"]) < top)
+    peak[name] = max(int(r["peak_rss_bytes"]) for r in plies if int(r["ply"]) < top) // 1024
 equal = rows["whole"] == rows["parts"] and len(rows["whole"]) > 0
 records, nodes, size = [], 0, 0
 for f in sorted(glob.glob(f"{scratch}/parts/parts/ply-*/part-*.json")):
@@ -90,12 +107,15 @@ with open(f"{out}/parts-records.csv", "w", newline="") as f:
     w.writerows(records)
 with open(f"{out}/summary.csv", "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["pass", "wall_s", "cpu_s", "peak_rss_kb", "rows", "rows_equal", "stored_nodes", "stored_bytes"])
+    w.writerow(["pass", "stints", "wall_s", "cpu_s", "plies_s", "peak_rss_kb", "plies_peak_rss_kb", "rows", "rows_equal", "stored_nodes", "stored_bytes"])
     for name in ("whole", "parts"):
-        line = open(f"{out}/{name}.log").read().splitlines()[-1]
-        wall, user, system, rss = re.search(r"wall ([\d.]+) s, user ([\d.]+) s, system ([\d.]+) s, peak RSS (\d+) KB", line).groups()
+        stints = re.findall(r"wall ([\d.]+) s, user ([\d.]+) s, system ([\d.]+) s, peak RSS (\d+) KB", open(f"{out}/{name}.log").read())
+        wall = round(sum(float(t[0]) for t in stints), 2)
+        cpu = round(sum(float(t[1]) + float(t[2]) for t in stints), 2)
+        rss = max(int(t[3]) for t in stints)
         stored = (nodes, size) if name == "parts" else ("", "")
-        w.writerow([name, wall, round(float(user) + float(system), 2), rss, len(rows[name]), equal, *stored])
+        w.writerow([name, len(stints), wall, cpu, round(own[name], 2), rss, peak[name], len(rows[name]), equal, *stored])
 print(open(f"{out}/summary.csv").read(), end="")
 sys.exit(0 if equal else 1)
 PY
+rm -rf "$scratch/base" "$scratch/whole" "$scratch/parts" "$scratch/base.done" "$scratch"/*.time
