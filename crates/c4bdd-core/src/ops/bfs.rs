@@ -57,6 +57,15 @@ fn key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
 
+/// The pairs of `c` that are no terminal case of `op`, with their operands
+/// ordered as a request keeps them.
+#[inline(always)]
+fn open_pairs(op: Op, c: [(u32, u32); 2]) -> impl Iterator<Item = (u32, u32)> {
+    c.into_iter()
+        .filter(move |&(a, b)| Manager::apply_terminal_case(op, a, b).is_none())
+        .map(move |(a, b)| Manager::apply_operands(op, a, b))
+}
+
 /// A child: node `.0` if `.1` is [`NODE`], else request `.0` of level `.1`.
 type Kid = (u32, u16);
 
@@ -282,6 +291,12 @@ impl Manager {
         r
     }
 
+    /// The level of the binary request on (ordered) operands `a` and `b`.
+    #[inline(always)]
+    fn request_level(&self, a: u32, b: u32) -> usize {
+        self.level(a).min(self.level(b)) as usize
+    }
+
     /// A child of a binary step: a node, or a request.
     #[inline(always)]
     fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, a: u32, b: u32) -> Result<Kid, Full> {
@@ -294,8 +309,7 @@ impl Manager {
         if let Some(x) = self.cached(op, a, b, 0) {
             return Ok((x, NODE));
         }
-        let level = self.level(a).min(self.level(b)) as usize;
-        Ok(lv.request(level, a, b))
+        Ok(lv.request(self.request_level(a, b), a, b))
     }
 
     /// `op(a, b)` for each pair of `pairs`, into `out` in order.
@@ -369,26 +383,22 @@ impl Manager {
             let (b0, b1) = self.cofactors(list[i].b, l as u32);
             cofactors.push([(a0, b0), (a1, b1)]);
         }
-        let open = |&(a, b): &(u32, u32)| Manager::apply_terminal_case(op, a, b).is_none();
         for i in 0..n {
             for j in hinted(i, n, AHEAD) {
-                for (a, b) in cofactors[j].into_iter().filter(open) {
-                    let (a, b) = Manager::apply_operands(op, a, b);
+                for (a, b) in open_pairs(op, cofactors[j]) {
                     self.cache.prefetch(op, a, b, 0);
                     self.table.nodes().prefetch(a);
                     self.table.nodes().prefetch(b);
                 }
             }
             for j in hinted(i, n, AHEAD / 2) {
-                for (a, b) in cofactors[j].into_iter().filter(open) {
-                    let (a, b) = Manager::apply_operands(op, a, b);
-                    lv.prefetch_slot(self.level(a).min(self.level(b)) as usize, a, b);
+                for (a, b) in open_pairs(op, cofactors[j]) {
+                    lv.prefetch_slot(self.request_level(a, b), a, b);
                 }
             }
             for j in hinted(i, n, AHEAD / 4) {
-                for (a, b) in cofactors[j].into_iter().filter(open) {
-                    let (a, b) = Manager::apply_operands(op, a, b);
-                    lv.prefetch_req(self.level(a).min(self.level(b)) as usize, a, b);
+                for (a, b) in open_pairs(op, cofactors[j]) {
+                    lv.prefetch_req(self.request_level(a, b), a, b);
                 }
             }
             let [(a0, b0), (a1, b1)] = cofactors[i];
