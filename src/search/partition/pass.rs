@@ -126,11 +126,16 @@ fn solve_part(
         [Bdd::FALSE; 3]
     } else {
         let relations = ctx.rules.moves_within(&mut space.manager, i, cube)?;
+        // Each union and pre-image leaves its intermediate nodes behind: a
+        // collection may follow each (under the GC policy), so that a part's
+        // peak holds one operation's garbage, not all of the part's.
         let mut pre = |space: &mut StateSpace, set: Set| -> Result<Bdd> {
             let target = above.union(space, ctx, next, reach, set)?;
+            phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
             let f = phases.time(space, Phase::Image, |s| ctx.rules.preimage_by(s, i, &relations, target))?;
             space.manager.pin(f);
             space.manager.unpin(target);
+            phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
             Ok(f)
         };
         let to_lost = pre(space, Set::Lost)?;
