@@ -20,3 +20,12 @@ meta_machine() {
 meta_load() {
   echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# meta_header COMMAND BIN: the command, then the lines above for binary BIN.
+meta_header() {
+  echo "command: $1"
+  meta_date
+  meta_binary binary "$2"
+  meta_machine
+  meta_load
+}

@@ -21,13 +21,7 @@ for top in "$@"; do
   [[ $top =~ ^[0-9]+$ ]] || { echo "TOP is a number: '$top'" >&2; exit 2; }
 done
 mkdir -p "$out"
-{
-  echo "command: $0 $out $bin $sol $ply $*"
-  meta_date
-  meta_binary binary "$bin"
-  meta_machine
-  meta_load
-} > "$out/meta.txt"
+meta_header "$0 $out $bin $sol $ply $*" "$bin" > "$out/meta.txt"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 ply_args=()

@@ -29,13 +29,7 @@ w=${BASH_REMATCH[1]}; h=${BASH_REMATCH[2]}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS is a number: '$rounds'" >&2; exit 2; }
 [ -e "$base/parts/ply-$(printf %03d "$ply")" ] && { echo "the checkpoint has parts of ply $ply already" >&2; exit 2; }
 mkdir -p "$out"
-{
-  echo "command: $command"
-  meta_date
-  meta_binary binary "$bin"
-  meta_machine
-  meta_load
-} > "$out/meta.txt"
+meta_header "$command" "$bin" > "$out/meta.txt"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
