@@ -25,7 +25,22 @@ fn solve_in(
     let summary = solve_partitioned(&mut space, opts, dir, popts, report).unwrap();
     space.manager.check().unwrap();
     assert_eq!(space.manager.gc(&[]).live_after, 0, "the pass leaves nothing pinned");
+    assert_eq!(files_in(dir, "states-"), Vec::<std::path::PathBuf>::new(), "a part's states go once it is done");
     (summary.plies, summary.value, lines)
+}
+
+/// The files of the parts folder in `dir` whose names begin with `prefix`.
+fn files_in(dir: &Path, prefix: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for ply in std::fs::read_dir(dir.join("parts")).into_iter().flatten().flatten() {
+        for f in std::fs::read_dir(ply.path()).into_iter().flatten().flatten() {
+            if f.file_name().to_string_lossy().starts_with(prefix) {
+                found.push(f.path());
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 fn every_part(cut: Cut) -> PartitionOptions {
@@ -149,17 +164,7 @@ fn c4bdd(args: &[&str]) -> std::process::Output {
 }
 
 fn records_in(ck: &Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    for ply in std::fs::read_dir(ck.join("parts")).into_iter().flatten().flatten() {
-        for f in std::fs::read_dir(ply.path()).into_iter().flatten().flatten() {
-            let name = f.file_name().to_string_lossy().into_owned();
-            if name.starts_with("part-") && name.ends_with(".json") {
-                found.push(f.path());
-            }
-        }
-    }
-    found.sort();
-    found
+    files_in(ck, "part-").into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).collect()
 }
 
 /// A partitioned solve killed (SIGKILL) after some parts resumes to the
@@ -181,6 +186,7 @@ fn a_killed_partitioned_solve_resumes_without_solving_a_saved_part_again() {
         assert_eq!(&std::fs::read(path).unwrap(), text, "{}", path.display());
         assert_eq!(std::fs::metadata(path).unwrap().modified().unwrap(), mtime, "{} written again", path.display());
     }
+    assert_eq!(files_in(&ck, "states-"), Vec::<std::path::PathBuf>::new(), "no part's states are left");
     let whole = dir.path().join("whole.csv");
     let out = c4bdd(&["solve", "-W", "5", "-H", "4", "--csv", whole.to_str().unwrap()]);
     assert!(out.status.success());
@@ -272,6 +278,42 @@ fn a_forged_part_record_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a forged record is refused");
     assert!(err.contains("ply-010") && err.contains("0001"), "{err}");
+}
+
+/// A part's states file (cut from the ply's layer when the ply's parts
+/// begin) is refused when it is another part's, of another count, or
+/// labelled with a count its sets do not have; a good one loads as saved.
+#[test]
+fn a_swapped_or_forged_states_file_is_refused() {
+    use c4bdd::search::partition::PartStore;
+    use c4bdd::search::SolveCheckpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let size = BoardSize::new(4, 4).unwrap();
+    let opts = ForwardOptions::default();
+    solve_in(dir.path(), (EncodingKind::Compressed, size, &OrderSpec::PAPER), &opts, &every_part(Cut::Top(2)));
+    let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, Config::default()).unwrap();
+    let ck = SolveCheckpoint::open_records(dir.path(), &space, &opts).unwrap().unwrap();
+    let store = PartStore::open_existing(dir.path(), ck.setup_crc()).unwrap();
+    let (ply, frame) = (6, opts.image.frame_of(6));
+    let layer = ck.load_layer(&mut space, ply).unwrap();
+    let n = ck.forward()[ply as usize].states;
+    store.save_states(&space, (ply, 0), n, layer).unwrap();
+    store.save_states(&space, (ply, 1), 0, Bdd::FALSE).unwrap();
+    store.save_states(&space, (ply, 2), n + 1, layer).unwrap();
+    let good = store.load_states(&mut space, (ply, 0), n, frame).unwrap();
+    assert_eq!(good, layer, "saved and loaded");
+    let refused = |space: &mut StateSpace, part: u32, count: u128| {
+        let err = store.load_states(space, (ply, part), count, frame).unwrap_err().to_string();
+        assert!(err.contains("ply-006") && err.contains(&format!("states-{part:04}")), "{err}");
+    };
+    refused(&mut space, 0, n + 1);
+    refused(&mut space, 2, n + 1);
+    let part = |p: u32| dir.path().join(format!("parts/ply-006/states-{p:04}.bdd"));
+    std::fs::copy(part(1), part(0)).unwrap();
+    refused(&mut space, 0, n);
+    store.remove_states(ply, 0).unwrap();
+    assert!(!part(0).exists());
+    store.remove_states(ply, 0).unwrap();
 }
 
 /// Every position of 4x4 and 5x4 (compressed and cellwise; 5x4 on plies 0

@@ -92,7 +92,7 @@ impl Above {
 /// each time the part not yet placed that shares the most weight with the
 /// last one placed (the lowest number among equals). `reach[k]` is the
 /// reach of `todo[k]`.
-pub(super) fn order(todo: &[u32], reach: &[Vec<u32>], weight: impl Fn(u32) -> u64) -> Vec<usize> {
+pub(super) fn order<R: AsRef<[u32]>>(todo: &[u32], reach: &[R], weight: impl Fn(u32) -> u64) -> Vec<usize> {
     let shared = |a: &[u32], b: &[u32]| a.iter().filter(|q| b.contains(q)).map(|&q| weight(q)).sum::<u64>();
     let mut left: Vec<usize> = (0..todo.len()).collect();
     let mut placed: Vec<usize> = Vec::with_capacity(todo.len());
@@ -100,7 +100,9 @@ pub(super) fn order(todo: &[u32], reach: &[Vec<u32>], weight: impl Fn(u32) -> u6
         let at = match placed.last() {
             None => 0,
             Some(&last) => {
-                let gain = |&(_, &k): &(usize, &usize)| (shared(&reach[last], &reach[k]), std::cmp::Reverse(todo[k]));
+                let gain = |&(_, &k): &(usize, &usize)| {
+                    (shared(reach[last].as_ref(), reach[k].as_ref()), std::cmp::Reverse(todo[k]))
+                };
                 left.iter().enumerate().max_by_key(gain).map(|(at, _)| at).expect("a part is left")
             }
         };

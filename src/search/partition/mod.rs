@@ -18,8 +18,9 @@
 //! cube (so its product never leaves the part), and `lost_{i+1}`,
 //! `draw_{i+1}` are joined from the parts of ply `i + 1` that the image of
 //! the cube meets: a move changes one column, so a part reaches few parts.
-//! Only those parts, the part's states (cut from the ply's layer) and its
-//! results are in memory. The terminal states of ply `i` fall into
+//! Only those parts, the part's states and its results are in memory: the
+//! ply's layer is cut into its parts' states once, when the ply begins, and
+//! each part's states are saved until the part is done. The terminal states of ply `i` fall into
 //! `lost_p`, as in the whole pass.
 //!
 //! Parts are saved as they are done ([`store`]): a killed run loses at most

@@ -7,7 +7,7 @@ use super::above::{self, Above};
 use super::ctx::Ctx;
 use super::store::{PartRecord, Set};
 use super::PartLine;
-use crate::bdd::{Bdd, Var};
+use crate::bdd::Bdd;
 use crate::encoding::StateSpace;
 use crate::error::Result;
 use crate::measure;
@@ -68,60 +68,92 @@ pub(super) fn solve_ply(
     line: &mut (dyn FnMut(&PartLine) + Send),
 ) -> Result<()> {
     let todo = ctx.todo(ply)?;
-    if todo.is_empty() {
-        return Ok(());
+    if !todo.is_empty() {
+        solve_parts(space, ctx, ck, (ply, &todo), line)?;
     }
+    // A part's states file goes once the part is saved; one left by a run
+    // killed in between goes here.
+    (0..ctx.store.parts()).filter(|&p| ctx.share.has(p)).try_for_each(|p| ctx.store.remove_states(ply, p))
+}
+
+/// Solve the parts `todo` of ply `ply`, as [`solve_ply`].
+fn solve_parts(
+    space: &mut StateSpace,
+    ctx: &Ctx,
+    ck: &SolveCheckpoint,
+    (ply, todo): (u32, &[u32]),
+    line: &mut (dyn FnMut(&PartLine) + Send),
+) -> Result<()> {
     let next: Vec<PartRecord> = ctx.store.complete(ply + 1)?.expect("the ply above is done");
-    let layer = ck.load_layer(space, ply)?;
-    let vars = ctx.vars(space, ply);
-    // Each part's share of the work to come, by the nodes of its states,
-    // and the parts of the ply above that it reaches.
-    let (mut weights, mut reach) = (Vec::with_capacity(todo.len()), Vec::with_capacity(todo.len()));
-    for &p in &todo {
-        let m = &mut space.manager;
-        let cube = part_cube(m, &vars, p as usize, &[layer])?;
-        let states = with_retry(m, &[layer], |m| m.and(layer, cube))?;
-        weights.push(m.node_count(states).max(1) as f64);
-        m.pin(cube);
-        reach.push(reached(space, ctx, ply, cube)?);
-        space.manager.unpin(cube);
-    }
-    let (started, total) = (Instant::now(), weights.iter().sum::<f64>());
+    let cuts = cut_layer(space, ctx, ck, ply, todo)?;
+    let (started, total) = (Instant::now(), cuts.iter().map(|c| c.weight).sum::<f64>());
     let (mut done, mut above) = (0.0, Above::default());
-    for k in above::order(&todo, &reach, |q| next[q as usize].nodes) {
-        above.keep_only(&mut space.manager, &reach[k]);
-        let r = solve_part(space, ctx, (ply, todo[k]), layer, &vars, (&next, &reach[k], &mut above))?;
-        done += weights[k];
+    let reach: Vec<&[u32]> = cuts.iter().map(|c| c.reach.as_slice()).collect();
+    for k in above::order(todo, &reach, |q| next[q as usize].nodes) {
+        let cut = &cuts[k];
+        above.keep_only(&mut space.manager, &cut.reach);
+        let r = solve_part(space, ctx, (ply, todo[k]), cut.count, (&next, &cut.reach, &mut above))?;
+        done += cut.weight;
         let left_s = (done >= total / 100.0).then(|| started.elapsed().as_secs_f64() / done * (total - done));
         let (rss_bytes, _) = measure::rss_and_peak_bytes();
         let above_read = (above.read, above.asked);
         line(&PartLine { record: r, parts: ctx.store.parts(), rss_bytes, done: done / total, left_s, above_read });
     }
     above.release(&mut space.manager);
-    space.manager.unpin(layer);
     Ok(())
 }
 
-/// Part `p` of ply `i`: its sets from its states (the layer cut on `vars`)
-/// and the parts `reach` of the ply above (records `next`, read through
-/// `above`) that its moves reach, saved with its record (the time until
-/// counted, saving not included).
+/// One part's share of a ply, known once the layer is cut.
+struct LayerCut {
+    /// The part's states: how many.
+    count: u128,
+    /// Its share of the work to come: the nodes of its states.
+    weight: f64,
+    /// The parts of the ply above that its moves reach.
+    reach: Vec<u32>,
+}
+
+/// Cut the layer of ply `ply` into the states of the parts `todo`, save
+/// each part's states beside its sets, and release the layer: a part loads
+/// its own states, so that the whole layer is never held beside a part.
+fn cut_layer(space: &mut StateSpace, ctx: &Ctx, ck: &SolveCheckpoint, ply: u32, todo: &[u32]) -> Result<Vec<LayerCut>> {
+    let layer = ck.load_layer(space, ply)?;
+    let (vars, frame) = (ctx.vars(space, ply), ctx.rules.frame_of(ply));
+    let mut cuts = Vec::with_capacity(todo.len());
+    for &p in todo {
+        let m = &mut space.manager;
+        let cube = part_cube(m, &vars, p as usize, &[layer])?;
+        m.pin(cube);
+        let states = with_retry(m, &[], |m| m.and(layer, cube))?;
+        let (count, weight) = (space.count(states, frame), space.manager.node_count(states).max(1) as f64);
+        ctx.store.save_states(space, (ply, p), count, states)?;
+        let reach = reached(space, ctx, ply, cube)?;
+        space.manager.unpin(cube);
+        cuts.push(LayerCut { count, weight, reach });
+    }
+    space.manager.unpin(layer);
+    Ok(cuts)
+}
+
+/// Part `p` of ply `i`: its sets from its states (`count` of them, saved
+/// by [`cut_layer`]) and the parts `reach` of the ply above (records
+/// `next`, read through `above`) that its moves reach, saved with its
+/// record (the time until counted, saving not included); its states file
+/// goes once the part is saved.
 fn solve_part(
     space: &mut StateSpace,
     ctx: &Ctx,
     (i, p): (u32, u32),
-    layer: Bdd,
-    vars: &[Var],
+    count: u128,
     (next, reach, above): (&[PartRecord], &[u32], &mut Above),
 ) -> Result<PartRecord> {
     let start = Instant::now();
     let mut phases = Phases::default();
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let m = &mut space.manager;
-    let cube = part_cube(m, vars, p as usize, &[])?;
-    m.pin(cube);
-    let states = with_retry(m, &[], |m| m.and(layer, cube))?;
-    m.pin(states);
+    let vars = ctx.vars(space, i);
+    let cube = part_cube(&mut space.manager, &vars, p as usize, &[])?;
+    space.manager.pin(cube);
+    let states = ctx.store.load_states(space, (i, p), count, ctx.rules.frame_of(i))?;
     let sets = if states == Bdd::FALSE {
         [Bdd::FALSE; 3]
     } else {
@@ -152,6 +184,7 @@ fn solve_part(
     let r = phases.time(space, Phase::Count, |s| count_part(s, (i, p), sets, frame, start));
     let r = PartRecord { phases: Some(phases), time_s: start.elapsed().as_secs_f64(), ..r };
     ctx.store.save(space, &r, sets)?;
+    ctx.store.remove_states(i, p)?;
     sets.iter().for_each(|&f| space.manager.unpin(f));
     Ok(r)
 }

@@ -10,6 +10,9 @@
 //!   part without a record is not done and is computed again. The drawn
 //!   sets serve the ply below only and go once it is done; the won and lost
 //!   sets are the solution and stay while the disk budget allows.
+//!   `states-PPPP.bdd`: the part's states, cut from the ply's layer when
+//!   the ply's parts begin and removed once the part is done, so that a part
+//!   holds its own states and not the whole layer.
 //!
 //! Every file is written to a temporary name, synced and renamed. Each BDD
 //! file's label (inside the file's checksum) holds the setup's checksum, its
@@ -186,6 +189,10 @@ impl PartStore {
         self.ply_dir(ply).join(format!("{}-{part:04}.bdd", set.name()))
     }
 
+    fn states_path(&self, ply: u32, part: u32) -> PathBuf {
+        self.ply_dir(ply).join(format!("states-{part:04}.bdd"))
+    }
+
     fn record_file(&self, ply: u32, part: u32) -> PathBuf {
         self.ply_dir(ply).join(format!("part-{part:04}.json"))
     }
@@ -204,6 +211,47 @@ impl PartStore {
             self.file.setup_crc
         );
         label(space, &what)
+    }
+
+    /// The label of a part's states: the setup, part, ply and count.
+    fn states_label(&self, space: &StateSpace, (ply, part): (u32, u32), count: u128) -> String {
+        let (parts, setup) = (self.parts(), self.file.setup_crc);
+        label(space, &format!("states of part {part} of {parts} of ply {ply}: {count} positions, setup {setup:08x}"))
+    }
+
+    /// Save the states `f` of part `part` of ply `ply` (`count` positions),
+    /// cut from the ply's layer, until the part is solved.
+    pub fn save_states(&self, space: &StateSpace, (ply, part): (u32, u32), count: u128, f: Bdd) -> Result<()> {
+        let dir = self.ply_dir(ply);
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let label = self.states_label(space, (ply, part), count);
+        space.manager.save(&[f], &label, &self.states_path(ply, part))?;
+        Ok(())
+    }
+
+    /// Load the states of part `part` of ply `ply` (pinned), over `frame`,
+    /// counted and checked against `count`, the count they were saved with.
+    pub fn load_states(
+        &self,
+        space: &mut StateSpace,
+        (ply, part): (u32, u32),
+        count: u128,
+        frame: Frame,
+    ) -> Result<Bdd> {
+        let path = self.states_path(ply, part);
+        let [f] = load_in_frame(space, &path, &self.states_label(space, (ply, part), count), frame)?[..] else {
+            return Err(bad(&path, "expected one BDD"));
+        };
+        if space.count(f, frame) != count {
+            return Err(bad(&path, format!("its count differs from that of the states of part {part} of ply {ply}")));
+        }
+        space.manager.pin(f);
+        Ok(f)
+    }
+
+    /// Remove the states file of part `part` of ply `ply` (gone is no error).
+    pub fn remove_states(&self, ply: u32, part: u32) -> Result<()> {
+        remove_if_present(&self.states_path(ply, part))
     }
 
     /// An error about ply `ply`'s parts, naming its folder.
@@ -294,11 +342,7 @@ impl PartStore {
     pub fn remove(&self, ply: u32, sets: &[Set]) -> Result<()> {
         for part in 0..self.parts() {
             for &set in sets {
-                let path = self.set_path(ply, part, set);
-                match std::fs::remove_file(&path) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&path)(e)),
-                    _ => {}
-                }
+                remove_if_present(&self.set_path(ply, part, set))?;
             }
         }
         Ok(())
@@ -317,5 +361,13 @@ impl PartStore {
             }
         }
         (bytes, all)
+    }
+}
+
+/// Remove the file `path`; one already gone is no error.
+fn remove_if_present(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(path)(e)),
+        _ => Ok(()),
     }
 }
