@@ -390,15 +390,16 @@ board, without BDDs (`cargo test --release -- --ignored`).\n"
     if solved.is_empty() {
         *s += "None yet.\n";
     } else {
-        *s += "| board | value of the empty board | encoding | order | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---|---|---:|---:|---:|---:|---:|\n";
+        *s += "| board | value of the empty board | encoding | order | settings | time | threads | peak nodes | peak RSS MB | solution MB |\n|---|---|---|---|---|---:|---:|---:|---:|---:|\n";
         for board in solved {
             let r = archive.best_any_threads(|r| r.row.pass == Pass::Solve && r.board() == *board).expect("solved");
             let _ = writeln!(
                 s,
-                "| {board} | {} | {} | {} | {:.2} s | {} | {} | {:.1} | {} |",
+                "| {board} | {} | {} | {} | {} | {:.2} s | {} | {} | {:.1} | {} |",
                 r.row.value.map_or("?", Value::name),
                 r.row.encoding,
                 r.row.order,
+                super::tables::traversal_and_cache(r),
                 r.row.time_s,
                 r.row.threads.unwrap_or(1),
                 r.row.peak_nodes,

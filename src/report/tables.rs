@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::data::{Archive, Paper, PaperTable2Row, Run};
 use crate::encoding::order::center_out_columns;
 use crate::encoding::{EncodingKind, OrderSpec};
-use crate::experiment::record::PlyRow;
+use crate::experiment::record::{PlyRow, Traversal};
 use crate::experiment::Pass;
 use crate::game::BoardSize;
 use crate::search::{TerminalStrategy, Value};
@@ -30,6 +30,10 @@ pub struct Table1Row {
     /// Our time in the paper's configuration (standard encoding, paper order).
     pub time_standard_s: Option<f64>,
     pub time_compressed_s: Option<f64>,
+    /// The settings of the runs timed, where they are not a count's
+    /// defaults ([`setting_tag`]): empty for the defaults.
+    pub setting_standard: String,
+    pub setting_compressed: String,
     /// paper time / our time in the paper's configuration; none when our
     /// time is below [`RATIO_MIN_TIME_S`].
     pub time_ratio: Option<f64>,
@@ -93,6 +97,8 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
                 paper_time_s: p.time_s,
                 time_standard_s: standard.map(|r| r.row.time_s),
                 time_compressed_s: compressed.map(|r| r.row.time_s),
+                setting_standard: standard.map(setting_tag).unwrap_or_default(),
+                setting_compressed: compressed.map(setting_tag).unwrap_or_default(),
                 time_ratio: standard
                     .filter(|r| r.single_threaded() && r.row.time_s >= RATIO_MIN_TIME_S)
                     .map(|r| p.time_s / r.row.time_s),
@@ -109,6 +115,33 @@ pub fn table1(archive: &Archive, paper: &Paper) -> Vec<Table1Row> {
             }
         })
         .collect()
+}
+
+/// The traversal and computed-cache ratio a run was made with, such as
+/// `breadth-first, cache ratio 4` (depth-first where the row predates the
+/// column).
+pub fn traversal_and_cache(r: &Run) -> String {
+    format!("{}, cache ratio {}", r.row.traversal.unwrap_or_default(), r.row.cache_ratio)
+}
+
+/// [`traversal_and_cache`] where it is not a count's default (depth-first,
+/// the full computed cache); empty for the default.
+pub fn setting_tag(r: &Run) -> String {
+    let default = r.row.traversal.unwrap_or_default() == Traversal::DepthFirst && r.row.cache_ratio <= 1;
+    if default {
+        String::new()
+    } else {
+        traversal_and_cache(r)
+    }
+}
+
+/// A time to two decimals, with the settings it was taken with in
+/// parentheses where they are not the defaults.
+fn secs_with(v: Option<f64>, tag: &str) -> String {
+    match (v, tag) {
+        (Some(_), "") | (None, _) => secs(v),
+        (Some(_), _) => format!("{} ({tag})", secs(v)),
+    }
 }
 
 fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
@@ -129,7 +162,8 @@ encoding; column order, row order when the board is taller than wide), *compr.* 
 are single runs of one process each (at most two at once on a 2-core machine); the paper's times were taken with many \
 jobs running at once on one machine and are inflated, so the ratio paper/ours is indicative only (given where our time is at least {RATIO_MIN_TIME_S} s). The paper's RAM was \
 derived from its preallocated node table; ours is the measured peak RSS. Peak nodes depend on the garbage-collection \
-schedule, so equality is not expected.\n\n"
+schedule, so equality is not expected. Each time is that of the fastest run of any manager settings; where they are \
+not a count's defaults (depth-first, the full computed cache), the time names them.\n\n"
     );
     s += "| board | positions (paper) | positions (ours) | = | time s (paper) | time s (std) | time s (compr.) \
 | paper/ours | GC % (paper) | GC % (std) | RAM GB (paper) | RSS MB (std) | RSS MB (compr.) | peak nodes (paper) \
@@ -145,8 +179,8 @@ schedule, so equality is not expected.\n\n"
             opt(r.positions),
             r.positions_match,
             r.paper_time_s,
-            secs(r.time_standard_s),
-            secs(r.time_compressed_s),
+            secs_with(r.time_standard_s, &r.setting_standard),
+            secs_with(r.time_compressed_s, &r.setting_compressed),
             r.time_ratio.map_or("–".into(), |x| format!("{x:.1}")),
             r.paper_gc_percent,
             r.gc_percent_standard.map_or("–".into(), |x| format!("{x:.1}")),

@@ -645,6 +645,28 @@ fn a_board_counted_on_two_threads_only_is_in_table_1_with_its_peak() {
     assert!(row.ends_with("| ok (2 threads) |") && row.contains("| 5000.0 |"), "{row}");
 }
 
+/// Table 1's times and the solved boards' table name the traversal and
+/// cache ratio of runs not made with a count's defaults.
+#[test]
+fn table_1_and_the_solved_boards_name_the_runs_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, spec) = (dir.path(), dir.path().join("bfs.toml"));
+    let text =
+        "name = \"bfs\"\n[grid]\nboards = [\"4x4\"]\nencodings = [\"compressed\"]\npasses = [\"count\", \"solve\"]\n\
+traversal = [\"breadth-first\"]\ncache_ratio = [4]\n";
+    std::fs::write(&spec, text).unwrap();
+    let out = c4bdd(&["sweep", spec.to_str().unwrap(), "--results", root.join("results").to_str().unwrap(), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let account = repro_of(root);
+    let table1 = std::fs::read_to_string(root.join("plots/table1.md")).unwrap();
+    let row = table1.lines().find(|l| l.starts_with("| 4x4 |")).unwrap();
+    let cells: Vec<&str> = row.split(" | ").collect();
+    assert_eq!(cells[5], "–", "no standard run: {row}");
+    assert!(cells[6].ends_with(" (breadth-first, cache ratio 4)"), "{row}");
+    let solved = account.lines().find(|l| l.starts_with("| 4x4 | draw |")).unwrap();
+    assert!(solved.contains("| compressed | paper | breadth-first, cache ratio 4 |"), "{solved}");
+}
+
 /// paper-repro.md states the fastest archived search of the empty 7x6 board
 /// (`experiments/best/run.sh`'s `best.csv`), leaving out searches of other
 /// positions, every-move searches and those a time limit stopped.
