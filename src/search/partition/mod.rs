@@ -20,8 +20,8 @@
 //! the cube meets: a move changes one column, so a part reaches few parts.
 //! Only those parts, the part's states and its results are in memory: the
 //! ply's layer is cut into its parts' states once, when the ply begins, and
-//! each part's states are saved until the part is done. The terminal states of ply `i` fall into
-//! `lost_p`, as in the whole pass.
+//! each part's states are saved until the part is done. The terminal
+//! states of ply `i` fall into `lost_p`, as in the whole pass.
 //!
 //! Parts are saved as they are done ([`store`]): a killed run loses at most
 //! the part in progress, and resumes with the parts not yet saved, with

@@ -125,7 +125,8 @@ fn cut_layer(space: &mut StateSpace, ctx: &Ctx, ck: &SolveCheckpoint, ply: u32, 
         let cube = part_cube(m, &vars, p as usize, &[layer])?;
         m.pin(cube);
         let states = with_retry(m, &[], |m| m.and(layer, cube))?;
-        let (count, weight) = (space.count(states, frame), space.manager.node_count(states).max(1) as f64);
+        let (count, nodes) = space.count_and_size(states, frame);
+        let weight = nodes.max(1) as f64;
         ctx.store.save_states(space, (ply, p), count, states)?;
         let reach = reached(space, ctx, ply, cube)?;
         space.manager.unpin(cube);
