@@ -7,7 +7,7 @@ use super::above::{self, Above};
 use super::ctx::Ctx;
 use super::store::{PartRecord, Set};
 use super::PartLine;
-use crate::bdd::Bdd;
+use crate::bdd::{Bdd, Var};
 use crate::encoding::StateSpace;
 use crate::error::Result;
 use crate::measure;
@@ -85,14 +85,15 @@ fn solve_parts(
     line: &mut (dyn FnMut(&PartLine) + Send),
 ) -> Result<()> {
     let next: Vec<PartRecord> = ctx.store.complete(ply + 1)?.expect("the ply above is done");
-    let cuts = cut_layer(space, ctx, ck, ply, todo)?;
+    let vars = ctx.vars(space, ply);
+    let cuts = cut_layer(space, ctx, ck, (ply, &vars), todo)?;
     let (started, total) = (Instant::now(), cuts.iter().map(|c| c.weight).sum::<f64>());
     let (mut done, mut above) = (0.0, Above::default());
     let reach: Vec<&[u32]> = cuts.iter().map(|c| c.reach.as_slice()).collect();
     for k in above::order(todo, &reach, |q| next[q as usize].nodes) {
         let cut = &cuts[k];
         above.keep_only(&mut space.manager, &cut.reach);
-        let r = solve_part(space, ctx, (ply, todo[k]), cut.count, (&next, &cut.reach, &mut above))?;
+        let r = solve_part(space, ctx, (ply, todo[k]), (&vars, cut.count), (&next, &cut.reach, &mut above))?;
         done += cut.weight;
         let left_s = (done >= total / 100.0).then(|| started.elapsed().as_secs_f64() / done * (total - done));
         let (rss_bytes, _) = measure::rss_and_peak_bytes();
@@ -116,13 +117,19 @@ struct LayerCut {
 /// Cut the layer of ply `ply` into the states of the parts `todo`, save
 /// each part's states beside its sets, and release the layer: a part loads
 /// its own states, so that the whole layer is never held beside a part.
-fn cut_layer(space: &mut StateSpace, ctx: &Ctx, ck: &SolveCheckpoint, ply: u32, todo: &[u32]) -> Result<Vec<LayerCut>> {
+fn cut_layer(
+    space: &mut StateSpace,
+    ctx: &Ctx,
+    ck: &SolveCheckpoint,
+    (ply, vars): (u32, &[Var]),
+    todo: &[u32],
+) -> Result<Vec<LayerCut>> {
     let layer = ck.load_layer(space, ply)?;
-    let (vars, frame) = (ctx.vars(space, ply), ctx.rules.frame_of(ply));
+    let frame = ctx.rules.frame_of(ply);
     let mut cuts = Vec::with_capacity(todo.len());
     for &p in todo {
         let m = &mut space.manager;
-        let cube = part_cube(m, &vars, p as usize, &[layer])?;
+        let cube = part_cube(m, vars, p as usize, &[layer])?;
         m.pin(cube);
         let states = with_retry(m, &[], |m| m.and(layer, cube))?;
         let (count, nodes) = space.count_and_size(states, frame);
@@ -136,8 +143,8 @@ fn cut_layer(space: &mut StateSpace, ctx: &Ctx, ck: &SolveCheckpoint, ply: u32, 
     Ok(cuts)
 }
 
-/// Part `p` of ply `i`: its sets from its states (`count` of them, saved
-/// by [`cut_layer`]) and the parts `reach` of the ply above (records
+/// Part `p` of ply `i` (cut on `vars`): its sets from its states (`count`
+/// of them, saved by [`cut_layer`]) and the parts `reach` of the ply above (records
 /// `next`, read through `above`) that its moves reach, saved with its
 /// record (the time until counted, saving not included); its states file
 /// goes once the part is saved.
@@ -145,14 +152,13 @@ fn solve_part(
     space: &mut StateSpace,
     ctx: &Ctx,
     (i, p): (u32, u32),
-    count: u128,
+    (vars, count): (&[Var], u128),
     (next, reach, above): (&[PartRecord], &[u32], &mut Above),
 ) -> Result<PartRecord> {
     let start = Instant::now();
     let mut phases = Phases::default();
     phases.time(space, Phase::Gc, |s| s.manager.maybe_gc(&[]));
-    let vars = ctx.vars(space, i);
-    let cube = part_cube(&mut space.manager, &vars, p as usize, &[])?;
+    let cube = part_cube(&mut space.manager, vars, p as usize, &[])?;
     space.manager.pin(cube);
     let states = ctx.store.load_states(space, (i, p), count, ctx.rules.frame_of(i))?;
     let sets = if states == Bdd::FALSE {

@@ -238,15 +238,9 @@ impl PartStore {
         count: u128,
         frame: Frame,
     ) -> Result<Bdd> {
-        let path = self.states_path(ply, part);
-        let [f] = load_in_frame(space, &path, &self.states_label(space, (ply, part), count), frame)?[..] else {
-            return Err(bad(&path, "expected one BDD"));
-        };
-        if space.count(f, frame) != count {
-            return Err(bad(&path, format!("its count differs from that of the states of part {part} of ply {ply}")));
-        }
-        space.manager.pin(f);
-        Ok(f)
+        let label = self.states_label(space, (ply, part), count);
+        let differs = || format!("its count differs from that of the states of part {part} of ply {ply}");
+        load_counted(space, &self.states_path(ply, part), &label, (frame, count), differs)
     }
 
     /// Remove the states file of part `part` of ply `ply` (gone is no error).
@@ -326,15 +320,9 @@ impl PartStore {
     /// Load `set` of the part of record `r` (pinned), over `frame`, counted
     /// and checked against the record.
     pub fn load(&self, space: &mut StateSpace, r: &PartRecord, set: Set, frame: Frame) -> Result<Bdd> {
-        let path = self.set_path(r.ply, r.part, set);
-        let [f] = load_in_frame(space, &path, &self.set_label(space, r, set), frame)?[..] else {
-            return Err(bad(&path, "expected one BDD"));
-        };
-        if space.count(f, frame) != set.count(r) {
-            return Err(bad(&path, format!("its count differs from the record of part {} of ply {}", r.part, r.ply)));
-        }
-        space.manager.pin(f);
-        Ok(f)
+        let label = self.set_label(space, r, set);
+        let differs = || format!("its count differs from the record of part {} of ply {}", r.part, r.ply);
+        load_counted(space, &self.set_path(r.ply, r.part, set), &label, (frame, set.count(r)), differs)
     }
 
     /// Remove the files of `sets` of every part of ply `ply` (the records
@@ -362,6 +350,25 @@ impl PartStore {
         }
         (bytes, all)
     }
+}
+
+/// Load the one BDD of the file `path` (labelled `label`), over `frame`,
+/// pinned, refused with `differs` unless it holds `count` states.
+fn load_counted(
+    space: &mut StateSpace,
+    path: &Path,
+    label: &str,
+    (frame, count): (Frame, u128),
+    differs: impl Fn() -> String,
+) -> Result<Bdd> {
+    let [f] = load_in_frame(space, path, label, frame)?[..] else {
+        return Err(bad(path, "expected one BDD"));
+    };
+    if space.count(f, frame) != count {
+        return Err(bad(path, differs()));
+    }
+    space.manager.pin(f);
+    Ok(f)
 }
 
 /// Remove the file `path`; one already gone is no error.
