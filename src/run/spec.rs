@@ -100,6 +100,26 @@ pub fn count_config() -> Config {
     Config { gc_min_live: COUNT_GC_MIN_LIVE, min_cache_entries: COUNT_MIN_CACHE_ENTRIES, ..Config::default() }
 }
 
+/// The default of [`Config::cache_ratio`] in a solve on one thread, which
+/// walks breadth-first by default ([`solve_config`]). A breadth-first
+/// operation finds its repeated operand pairs in its levels' maps, so the
+/// computed cache serves it less than a depth-first one.
+pub const SOLVE_BREADTH_FIRST_CACHE_RATIO: usize = 8;
+
+/// The manager's defaults of a solve on `threads` threads: on one thread
+/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`], on more (which
+/// walk depth-first) [`Config::default`].
+pub fn solve_config(threads: usize) -> Config {
+    match threads {
+        0 | 1 => Config {
+            traversal: Traversal::BreadthFirst,
+            cache_ratio: SOLVE_BREADTH_FIRST_CACHE_RATIO,
+            ..Config::default()
+        },
+        _ => Config::default(),
+    }
+}
+
 /// The manager's settings: a spec's `[manager]` table (and grid axes), or
 /// the options of `count` and `solve`. The pass's defaults
 /// ([`count_config`], [`Config::default`]) fill what is absent.
@@ -112,8 +132,10 @@ pub struct ManagerSettings {
     pub gc_min_live: Option<usize>,
     /// ...or once the live nodes have grown by this factor since the last collection.
     pub gc_growth: f64,
-    /// Node slots per computed-cache entry (1 = as many entries as slots).
-    pub cache_ratio: usize,
+    /// Node slots per computed-cache entry (1 = as many entries as slots;
+    /// default: the pass's, [`solve_config`] for a solve, 1 for a count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_ratio: Option<usize>,
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
     pub max_cache_entries: usize,
     /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
@@ -123,9 +145,9 @@ pub struct ManagerSettings {
     pub gc_cache: GcCache,
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     pub split3_cache_ratio: usize,
-    /// How one thread walks the Boolean operations and images: depth-first or breadth-first (more threads run depth-first).
-    #[serde(default)]
-    pub traversal: Traversal,
+    /// How one thread walks the Boolean operations and images: depth-first or breadth-first (more threads run depth-first; default: the pass's, [`solve_config`] for a solve, depth-first for a count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub traversal: Option<Traversal>,
 }
 
 impl Default for ManagerSettings {
@@ -134,12 +156,12 @@ impl Default for ManagerSettings {
         ManagerSettings {
             gc_min_live: None,
             gc_growth: c.gc_growth,
-            cache_ratio: c.cache_ratio,
+            cache_ratio: None,
             max_cache_entries: c.max_cache_entries,
             min_cache_entries: None,
             gc_cache: c.gc_cache,
             split3_cache_ratio: c.split3_cache_ratio,
-            traversal: c.traversal,
+            traversal: None,
         }
     }
 }
@@ -150,8 +172,8 @@ impl ManagerSettings {
         if !(self.gc_growth >= 1.0 && self.gc_growth.is_finite()) {
             return Err(format!("gc_growth: {} must be a number of at least 1", self.gc_growth));
         }
-        if !(1..=MAX_CACHE_RATIO).contains(&self.cache_ratio) {
-            return Err(format!("cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.cache_ratio));
+        if let Some(r) = self.cache_ratio.filter(|r| !(1..=MAX_CACHE_RATIO).contains(r)) {
+            return Err(format!("cache_ratio: {r} must be 1 to {MAX_CACHE_RATIO}"));
         }
         if !(1..=MAX_CACHE_RATIO).contains(&self.split3_cache_ratio) {
             return Err(format!("split3_cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.split3_cache_ratio));
@@ -287,7 +309,7 @@ impl RunSpec {
             extra += &format!("/{}-threads", self.threads);
         }
         if self.swept.cache_ratio {
-            extra += &format!("/cache-{}", self.manager.cache_ratio);
+            extra += &format!("/cache-{}", self.config().cache_ratio);
         }
         if self.swept.gc_growth {
             extra += &format!("/gc-{}", self.manager.gc_growth);
@@ -305,7 +327,7 @@ impl RunSpec {
             extra += &format!("/split3-cache-{}", self.manager.split3_cache_ratio);
         }
         if self.swept.traversal {
-            extra += &format!("/{}", self.manager.traversal);
+            extra += &format!("/{}", self.config().traversal);
         }
         if self.full_bdd {
             extra += "/full-bdd";
@@ -438,22 +460,22 @@ impl RunSpec {
     }
 
     /// The manager configuration of this run: its pass's defaults
-    /// ([`count_config`] or `Config::default`) with the spec's settings.
+    /// ([`count_config`] or [`solve_config`]) with the spec's settings.
     pub fn config(&self) -> Config {
         let defaults = match self.pass {
             Pass::Count => count_config(),
-            Pass::Solve => Config::default(),
+            Pass::Solve => solve_config(self.threads),
         };
         Config {
             max_nodes: self.limits.max_nodes.unwrap_or(defaults.max_nodes),
             gc_min_live: self.manager.gc_min_live.unwrap_or(defaults.gc_min_live),
             gc_growth: self.manager.gc_growth,
-            cache_ratio: self.manager.cache_ratio,
+            cache_ratio: self.manager.cache_ratio.unwrap_or(defaults.cache_ratio),
             max_cache_entries: self.manager.max_cache_entries,
             min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
             split3_cache_ratio: self.manager.split3_cache_ratio,
-            traversal: self.manager.traversal,
+            traversal: self.manager.traversal.unwrap_or(defaults.traversal),
             threads: self.threads,
             ..defaults
         }

@@ -24,7 +24,8 @@ fn further_grids_append_their_runs_once() {
 /// Threads are a grid axis: both runs count the same positions ply by ply,
 /// each row records its threads, and a bad thread count names the key.
 /// Without `[manager]` settings, counts and solves take their own defaults
-/// for the collection threshold and the cache's floor, recorded in their rows.
+/// for the collection threshold, the cache's floor and ratio and the
+/// traversal, recorded in their rows.
 #[test]
 fn threads_are_a_grid_axis_recorded_per_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -48,6 +49,12 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     let count = (for_count.gc_min_live as u64, Some(for_count.min_cache_entries as u64));
     let solve = (c4bdd::bdd::Config::default().gc_min_live as u64, Some(256));
     assert_eq!(defaults, [count, count, solve, solve]);
+    // A solve on one thread walks breadth-first with an eighth of the cache;
+    // on two (which walk depth-first), and counts, keep the full cache.
+    use c4bdd::bdd::Traversal::{BreadthFirst, DepthFirst};
+    let walks: Vec<_> = rows.iter().map(|r| (r.traversal, r.cache_ratio)).collect();
+    let one_thread_solve = (Some(BreadthFirst), c4bdd::run::SOLVE_BREADTH_FIRST_CACHE_RATIO as u64);
+    assert_eq!(walks, [(Some(DepthFirst), 1), (Some(DepthFirst), 1), one_thread_solve, (Some(DepthFirst), 1)]);
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     let of = |run: &str| -> Vec<(u32, u128, Option<u128>)> {
         plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.won)).collect()

@@ -32,9 +32,9 @@ pub struct SettingsArgs {
     /// ...or once the live nodes have grown by this factor since the last collection.
     #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().gc_growth)]
     pub gc_growth: f64,
-    /// Node slots per computed-cache entry (1 = as many entries as slots).
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().cache_ratio)]
-    pub cache_ratio: usize,
+    /// Node slots per computed-cache entry (1 = as many entries as slots; default: 8 for a solve on one thread, 1 otherwise).
+    #[arg(long, allow_negative_numbers = true)]
+    pub cache_ratio: Option<usize>,
     /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
     #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().max_cache_entries)]
     pub max_cache_entries: usize,
@@ -47,9 +47,9 @@ pub struct SettingsArgs {
     /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
     #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
     pub split3_cache_ratio: usize,
-    /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first.
-    #[arg(long, value_parser = named::<Traversal>(), default_value_t = Config::default().traversal)]
-    pub traversal: Traversal,
+    /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first. Default: breadth-first for a solve on one thread, depth-first otherwise.
+    #[arg(long, value_parser = named::<Traversal>())]
+    pub traversal: Option<Traversal>,
 }
 
 impl SettingsArgs {
