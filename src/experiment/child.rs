@@ -272,6 +272,7 @@ fn make_row(
         split3_cache_ratio: Some(config.split3_cache_ratio as u64),
         resumed_plies: totals.resumed_plies,
         traversal: Some(config.traversal),
+        max_requests: Some(config.max_requests as u64),
     }
 }
 

@@ -165,6 +165,10 @@ pub struct RunRow {
     /// before the column existed (depth-first then).
     #[serde(default)]
     pub traversal: Option<Traversal>,
+    /// Most requests a breadth-first operation held at once; empty in
+    /// archives written before the column existed (no bound then).
+    #[serde(default)]
+    pub max_requests: Option<u64>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -326,7 +330,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 21] = [
+const ADDED_COLUMNS: [&str; 22] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -348,6 +352,7 @@ const ADDED_COLUMNS: [&str; 21] = [
     "split_parts",
     "resumed_plies",
     "traversal",
+    "max_requests",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

@@ -41,6 +41,7 @@
 //!                             # a run a limit stopped under raised limits)
 //! [manager]
 //! gc_growth = 2.0
+//! max_requests = 8388608      # most requests of a breadth-first walk
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -313,7 +314,7 @@ impl ExperimentSpec {
         settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
         settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
-        settings = cross(settings, &g.split3_cache_ratio, |m, v| m.split3_cache_ratio = v);
+        settings = cross(settings, &g.split3_cache_ratio, |m, v| m.split3_cache_ratio = Some(v));
         settings = cross(settings, &g.traversal, |m, v| m.traversal = Some(v));
         let mut out = Vec::with_capacity(settings.len());
         for m in settings {

@@ -106,14 +106,23 @@ pub fn count_config() -> Config {
 /// computed cache serves it less than a depth-first one.
 pub const SOLVE_BREADTH_FIRST_CACHE_RATIO: usize = 8;
 
+/// The default of [`Config::split3_cache_ratio`] in a solve on one thread:
+/// with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`], the three-way split's table
+/// holds a sixteenth of the node slots' entries, as it does under
+/// [`Config::default`] (the split runs depth-first, and its table serves
+/// it as much as with the full cache).
+pub const SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO: usize = 2;
+
 /// The manager's defaults of a solve on `threads` threads: on one thread
-/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`], on more (which
-/// walk depth-first) [`Config::default`].
+/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`] and
+/// [`SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO`], on more (which walk
+/// depth-first) [`Config::default`].
 pub fn solve_config(threads: usize) -> Config {
     match threads {
         0 | 1 => Config {
             traversal: Traversal::BreadthFirst,
             cache_ratio: SOLVE_BREADTH_FIRST_CACHE_RATIO,
+            split3_cache_ratio: SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO,
             ..Config::default()
         },
         _ => Config::default(),
@@ -143,11 +152,15 @@ pub struct ManagerSettings {
     pub min_cache_entries: Option<usize>,
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     pub gc_cache: GcCache,
-    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
-    pub split3_cache_ratio: usize,
+    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: [`solve_config`]'s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split3_cache_ratio: Option<usize>,
     /// How one thread walks the Boolean operations and images: depth-first or breadth-first (more threads run depth-first; default: the pass's, [`solve_config`] for a solve, depth-first for a count).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub traversal: Option<Traversal>,
+    /// Most requests a breadth-first operation holds at once, per kind; past them it goes on depth-first (default: [`Config::default`]'s).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_requests: Option<usize>,
 }
 
 impl Default for ManagerSettings {
@@ -160,8 +173,9 @@ impl Default for ManagerSettings {
             max_cache_entries: c.max_cache_entries,
             min_cache_entries: None,
             gc_cache: c.gc_cache,
-            split3_cache_ratio: c.split3_cache_ratio,
+            split3_cache_ratio: None,
             traversal: None,
+            max_requests: None,
         }
     }
 }
@@ -175,8 +189,8 @@ impl ManagerSettings {
         if let Some(r) = self.cache_ratio.filter(|r| !(1..=MAX_CACHE_RATIO).contains(r)) {
             return Err(format!("cache_ratio: {r} must be 1 to {MAX_CACHE_RATIO}"));
         }
-        if !(1..=MAX_CACHE_RATIO).contains(&self.split3_cache_ratio) {
-            return Err(format!("split3_cache_ratio: {} must be 1 to {MAX_CACHE_RATIO}", self.split3_cache_ratio));
+        if let Some(r) = self.split3_cache_ratio.filter(|r| !(1..=MAX_CACHE_RATIO).contains(r)) {
+            return Err(format!("split3_cache_ratio: {r} must be 1 to {MAX_CACHE_RATIO}"));
         }
         crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("max_cache_entries: {e}"))?;
         match self.min_cache_entries.map(crate::bdd::check_cache_entries) {
@@ -324,7 +338,7 @@ impl RunSpec {
             extra += &format!("/min-cache-{}", self.config().min_cache_entries);
         }
         if self.swept.split3_cache_ratio {
-            extra += &format!("/split3-cache-{}", self.manager.split3_cache_ratio);
+            extra += &format!("/split3-cache-{}", self.config().split3_cache_ratio);
         }
         if self.swept.traversal {
             extra += &format!("/{}", self.config().traversal);
@@ -474,8 +488,9 @@ impl RunSpec {
             max_cache_entries: self.manager.max_cache_entries,
             min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
-            split3_cache_ratio: self.manager.split3_cache_ratio,
+            split3_cache_ratio: self.manager.split3_cache_ratio.unwrap_or(defaults.split3_cache_ratio),
             traversal: self.manager.traversal.unwrap_or(defaults.traversal),
+            max_requests: self.manager.max_requests.unwrap_or(defaults.max_requests),
             threads: self.threads,
             ..defaults
         }

@@ -52,6 +52,13 @@ pub struct Config {
     /// products (more threads always run the parallel depth-first bodies).
     #[cfg_attr(feature = "serde", serde(default))]
     pub traversal: Traversal,
+    /// Most requests a breadth-first operation holds at once, per kind (the
+    /// binary operations', the in-place products'): once a walk holds this
+    /// many, a new child is made depth-first where the walk meets it, so
+    /// that the requests' memory (about 30 to 50 bytes each with their map
+    /// slots) stays bounded however large the operation.
+    #[cfg_attr(feature = "serde", serde(default = "max_requests"))]
+    pub max_requests: usize,
 }
 
 /// The walk of the binary operations and in-place products on one thread.
@@ -183,6 +190,12 @@ pub fn split3_cache_ratio() -> usize {
     16
 }
 
+/// The default of [`Config::max_requests`] (also for serde): 2^23, about
+/// 400 MB of requests per kind at most.
+pub fn max_requests() -> usize {
+    1 << 23
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -198,6 +211,7 @@ impl Default for Config {
             parallel_spare: parallel_spare(),
             split3_cache_ratio: split3_cache_ratio(),
             traversal: Traversal::default(),
+            max_requests: max_requests(),
         }
     }
 }

@@ -41,6 +41,12 @@ pub struct Stats {
     pub parallel_reruns: u64,
     #[cfg_attr(feature = "serde", serde(serialize_with = "as_secs"))]
     pub parallel_rerun_time: Duration,
+    /// Most requests one breadth-first walk held at once (of one kind; at
+    /// most [`Config::max_requests`](crate::Config::max_requests)).
+    pub bfs_peak_requests: u64,
+    /// Steps a breadth-first walk holding its most requests made
+    /// depth-first instead, each with all of its own steps.
+    pub bfs_past_bound: u64,
 }
 
 #[cfg(feature = "serde")]
@@ -78,6 +84,12 @@ impl Stats {
             "nodes created {}, garbage collections {} ({} nodes freed)\n",
             self.nodes_created, self.gc_runs, self.gc_freed
         );
+        if self.bfs_peak_requests > 0 {
+            out += &format!(
+                "breadth-first: most requests held {}, steps made depth-first past the bound {}\n",
+                self.bfs_peak_requests, self.bfs_past_bound
+            );
+        }
         if self.parallel_reruns > 0 {
             let (runs, secs) = (self.parallel_reruns, self.parallel_rerun_time.as_secs_f64());
             out +=

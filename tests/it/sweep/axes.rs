@@ -49,12 +49,18 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     let count = (for_count.gc_min_live as u64, Some(for_count.min_cache_entries as u64));
     let solve = (c4bdd::bdd::Config::default().gc_min_live as u64, Some(256));
     assert_eq!(defaults, [count, count, solve, solve]);
-    // A solve on one thread walks breadth-first with an eighth of the cache;
-    // on two (which walk depth-first), and counts, keep the full cache.
+    // A solve on one thread walks breadth-first with an eighth of the cache
+    // and the split's table at half of it; on two (which walk depth-first),
+    // and counts, keep the full cache and a sixteenth. Every row records the
+    // bound on a breadth-first walk's requests.
     use c4bdd::bdd::Traversal::{BreadthFirst, DepthFirst};
-    let walks: Vec<_> = rows.iter().map(|r| (r.traversal, r.cache_ratio)).collect();
-    let one_thread_solve = (Some(BreadthFirst), c4bdd::run::SOLVE_BREADTH_FIRST_CACHE_RATIO as u64);
-    assert_eq!(walks, [(Some(DepthFirst), 1), (Some(DepthFirst), 1), one_thread_solve, (Some(DepthFirst), 1)]);
+    use c4bdd::run::{SOLVE_BREADTH_FIRST_CACHE_RATIO as CACHE, SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO as SPLIT3};
+    let walks: Vec<_> = rows.iter().map(|r| (r.traversal, r.cache_ratio, r.split3_cache_ratio)).collect();
+    let full = (Some(DepthFirst), 1, Some(c4bdd::bdd::Config::default().split3_cache_ratio as u64));
+    let one_thread_solve = (Some(BreadthFirst), CACHE as u64, Some(SPLIT3 as u64));
+    assert_eq!(walks, [full, full, one_thread_solve, full]);
+    let bound = Some(c4bdd::bdd::Config::default().max_requests as u64);
+    assert!(rows.iter().all(|r| r.max_requests == bound), "{rows:?}");
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     let of = |run: &str| -> Vec<(u32, u128, Option<u128>)> {
         plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.won)).collect()

@@ -24,11 +24,15 @@
 //! Memory: a request takes 20 bytes (binary operations) or 32 (in-place
 //! products), its result kept in place of an operand, and its map slot 4
 //! bytes (the map between a quarter and half full, its keys read from the
-//! requests); the tables keep their capacity between operations.
+//! requests); the tables keep their capacity between operations. A walk
+//! holds at most [`Config::max_requests`](crate::Config::max_requests)
+//! requests of each kind: once it holds them, a child that is no request
+//! yet is made where the walk meets it, by the depth-first body.
 
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
-use crate::ops::pairing::pair_split;
+use crate::ops::pairing::{pair, pair_split};
+use crate::parallel::recursor::Seq;
 use crate::prefetch::prefetch;
 use crate::store::unique::Full;
 
@@ -143,6 +147,23 @@ impl LevelMap {
         }
     }
 
+    /// The index of `key` in `list`, if it is there.
+    #[inline(always)]
+    fn find<const K: usize>(&self, key: u64, list: &[Req<K>]) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut s = self.slot(key);
+        loop {
+            match self.slots[s] {
+                0 => return None,
+                v if list[v as usize - 1].key() == key => return Some(v - 1),
+                _ => s = (s + 1) & mask,
+            }
+        }
+    }
+
     #[cold]
     fn grow<const K: usize>(&mut self, list: &[Req<K>]) {
         self.slots = vec![0; (self.slots.len() * 2).max(64)];
@@ -177,17 +198,20 @@ impl LevelMap {
 }
 
 /// The per-level requests of one kind of operation. Invariant between
-/// operations: every list empty, every map empty, `top` the level count.
+/// operations: every list empty, every map empty, `top` the level count,
+/// `held` zero; during one, `held` is the sum of the lists' lengths.
 struct Levels<const K: usize> {
     reqs: Vec<Vec<Req<K>>>,
     maps: Vec<LevelMap>,
     /// The top level with requests.
     top: usize,
+    /// The requests of all levels.
+    held: usize,
 }
 
 impl<const K: usize> Default for Levels<K> {
     fn default() -> Self {
-        Levels { reqs: Vec::new(), maps: Vec::new(), top: 0 }
+        Levels { reqs: Vec::new(), maps: Vec::new(), top: 0, held: 0 }
     }
 }
 
@@ -198,16 +222,21 @@ impl<const K: usize> Levels<K> {
         self.top = levels;
     }
 
-    /// The request `(a, b)` at `level`, added if new.
+    /// The request `(a, b)` at `level`, added if new and fewer than
+    /// `most` requests are held; `None` if it is new and they are not.
     #[inline(always)]
-    fn request(&mut self, level: usize, a: u32, b: u32) -> Kid {
+    fn request(&mut self, level: usize, (a, b): (u32, u32), most: usize) -> Option<Kid> {
         let list = &mut self.reqs[level];
+        if self.held >= most {
+            return self.maps[level].find(key(a, b), list).map(|i| (i, level as u16));
+        }
         let (i, new) = self.maps[level].find_or_insert(key(a, b), list);
         if new {
             list.push(Req { a, b, kids: [0; K], at: [NODE; K] });
+            self.held += 1;
         }
         self.top = self.top.min(level);
-        (i, level as u16)
+        Some((i, level as u16))
     }
 
     /// Hint the map slot of the request `(a, b)` at `level`.
@@ -246,6 +275,7 @@ impl<const K: usize> Levels<K> {
             list.clear();
         }
         self.top = self.reqs.len();
+        self.held = 0;
     }
 }
 
@@ -309,7 +339,13 @@ impl Manager {
         if let Some(x) = self.cached(op, a, b, 0) {
             return Ok((x, NODE));
         }
-        Ok(lv.request(self.request_level(a, b), a, b))
+        match lv.request(self.request_level(a, b), (a, b), self.config.max_requests) {
+            Some(kid) => Ok(kid),
+            None => {
+                self.stats.bfs_past_bound += 1;
+                self.apply_rec(op, a, b).map(|x| (x, NODE))
+            }
+        }
     }
 
     /// `op(a, b)` for each pair of `pairs`, into `out` in order.
@@ -317,6 +353,7 @@ impl Manager {
         let mut lv = std::mem::take(&mut bfs.apply);
         lv.prepare(self.var_count());
         let r = self.apply_levels(&mut lv, &mut bfs.cofactors, op, pairs, out);
+        self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
         lv.clear();
         bfs.apply = lv;
         r
@@ -451,44 +488,58 @@ impl Manager {
 
     /// A product of an in-place step: a node, or a request.
     #[inline(always)]
-    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Kid {
+    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Result<Kid, Full> {
         let start = self.pairings[id as usize].step_start(f, t, |g| self.level(g));
         let x = match start {
             Ok(x) => x,
-            Err(node) => return (node, NODE),
+            Err(node) => return Ok((node, NODE)),
         };
         if let Some(node) = self.cached(op, f, t, id) {
-            return (node, NODE);
+            return Ok((node, NODE));
         }
-        lv.request(x as usize, f, t)
+        match lv.request(x as usize, (f, t), self.config.max_requests) {
+            Some(kid) => Ok(kid),
+            None => {
+                self.stats.bfs_past_bound += 1;
+                pair(Seq::new(self), op, f, t, id, 0).map(|x| (x, NODE))
+            }
+        }
     }
 
     /// The in-place product `(f, t)` under pairing `id`: expand, then reduce.
     fn pair_levels(&mut self, bfs: &mut Bfs, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
         let mut lv = std::mem::take(&mut bfs.pair);
         lv.prepare(self.var_count());
-        let root = self.pair_child(&mut lv, op, f, t, id);
-        for l in lv.top..lv.reqs.len() {
-            lv.maps[l].clear(&lv.reqs[l]);
-            self.expand_pair(&mut lv, &mut bfs.products, op, (l, id));
-        }
-        let mut r = Ok(());
-        for l in (lv.top..lv.reqs.len()).rev() {
-            r = self.reduce_pair(bfs, &mut lv, op, (l, id));
-            if r.is_err() {
-                break;
-            }
-        }
-        let node = r.map(|()| lv.resolve(root));
+        let node = self.pair_walk(bfs, &mut lv, op, (f, t, id));
+        self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
         lv.clear();
         bfs.pair = lv;
         node
     }
 
+    /// The body of [`Manager::pair_levels`]; on failure every map is empty.
+    fn pair_walk(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
+        let root = self.pair_child(lv, op, f, t, id).inspect_err(|_| lv.clear_maps(0))?;
+        for l in lv.top..lv.reqs.len() {
+            lv.maps[l].clear(&lv.reqs[l]);
+            self.expand_pair(lv, &mut bfs.products, op, (l, id)).inspect_err(|_| lv.clear_maps(l + 1))?;
+        }
+        for l in (lv.top..lv.reqs.len()).rev() {
+            self.reduce_pair(bfs, lv, op, (l, id))?;
+        }
+        Ok(lv.resolve(root))
+    }
+
     /// Expand level `l` of an in-place product: each request's four
     /// products (records hinted ahead), then their children (cache
     /// entries and records hinted ahead).
-    fn expand_pair(&mut self, lv: &mut Levels<4>, products: &mut Vec<[(u32, u32); 4]>, op: Op, (l, id): (usize, u32)) {
+    fn expand_pair(
+        &mut self,
+        lv: &mut Levels<4>,
+        products: &mut Vec<[(u32, u32); 4]>,
+        op: Op,
+        (l, id): (usize, u32),
+    ) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
         let n = list.len();
         products.clear();
@@ -508,10 +559,20 @@ impl Manager {
                     self.table.nodes().prefetch(f);
                 }
             }
-            let kids = products[i].map(|(f, t)| self.pair_child(lv, op, f, t, id));
+            let mut kids = [(0, NODE); 4];
+            for (kid, (f, t)) in kids.iter_mut().zip(products[i]) {
+                match self.pair_child(lv, op, f, t, id) {
+                    Ok(k) => *kid = k,
+                    Err(e) => {
+                        lv.reqs[l] = list;
+                        return Err(e);
+                    }
+                }
+            }
             (list[i].kids, list[i].at) = (kids.map(|k| k.0), kids.map(|k| k.1));
         }
         lv.reqs[l] = list;
+        Ok(())
     }
 
     /// Reduce level `l` of an in-place product: the joins of its requests'

@@ -137,3 +137,41 @@ fn released_tables_change_no_breadth_first_result() {
     assert_eq!((m.and(f, g).unwrap(), m.diff(f, g).unwrap()), (and, diff));
     m.check().unwrap();
 }
+
+/// A breadth-first walk that holds its most requests makes each further
+/// child depth-first: for every bound from none on, random formulas and
+/// their `or` and `xor` have the truth tables of their formulas and the
+/// nodes of the depth-first ones.
+#[test]
+fn a_walk_past_its_most_requests_goes_on_depth_first() {
+    let mut past = std::collections::BTreeMap::<usize, u64>::new();
+    for seed in 0..20u64 {
+        let mut sizes = Vec::new();
+        for (traversal, max_requests) in [(Traversal::DepthFirst, 1 << 23), (Traversal::BreadthFirst, 0)]
+            .into_iter()
+            .chain([1, 2, 5, 17, 60].map(|k| (Traversal::BreadthFirst, k)))
+        {
+            let (mut m, x) = manager(traversal, Config { max_requests, ..Config::default() });
+            let mut rng = StdRng::seed_from_u64(6000 + seed);
+            let (f, tf) = random_formula(&mut rng, &mut m, &x, 8);
+            let (g, tg) = random_formula(&mut rng, &mut m, &x, 8);
+            let (or, xor) = (m.or(f, g).unwrap(), m.xor(f, g).unwrap());
+            let at =
+                |op: fn(bool, bool) -> bool| -> Vec<bool> { tf.iter().zip(&tg).map(|(&a, &b)| op(a, b)).collect() };
+            let tables = [(f, tf.clone()), (g, tg.clone()), (or, at(|a, b| a || b)), (xor, at(|a, b| a != b))];
+            for (k, (h, want)) in tables.iter().enumerate() {
+                assert_eq!(&truth_table(&m, *h, N), want, "seed {seed}, {traversal}, at most {max_requests}: {k}");
+            }
+            m.check().unwrap();
+            sizes.push([f, g, or, xor].map(|h| m.node_count(h)));
+            let stats = m.stats();
+            if traversal == Traversal::BreadthFirst {
+                assert!(stats.bfs_peak_requests <= max_requests as u64, "seed {seed}: {}", stats.bfs_peak_requests);
+                *past.entry(max_requests).or_default() += stats.bfs_past_bound;
+            }
+        }
+        assert!(sizes.iter().all(|s| *s == sizes[0]), "seed {seed}: sizes {sizes:?}");
+    }
+    // Every bound up to 5 was met; the depth-first walks past it did the rest.
+    assert!([0, 1, 2, 5].iter().all(|k| past[k] > 0), "steps past each bound: {past:?}");
+}

@@ -44,12 +44,15 @@ pub struct SettingsArgs {
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     #[arg(long, value_parser = named::<GcCache>(), default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
-    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache).
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().split3_cache_ratio)]
-    pub split3_cache_ratio: usize,
+    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: 2 for a solve on one thread, 16 otherwise).
+    #[arg(long, allow_negative_numbers = true)]
+    pub split3_cache_ratio: Option<usize>,
     /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first. Default: breadth-first for a solve on one thread, depth-first otherwise.
     #[arg(long, value_parser = named::<Traversal>())]
     pub traversal: Option<Traversal>,
+    /// Most requests a breadth-first operation holds at once, per kind (about 30-50 bytes each); past them it goes on depth-first where it meets each further step (default: 8388608).
+    #[arg(long)]
+    pub max_requests: Option<usize>,
 }
 
 impl SettingsArgs {
@@ -64,6 +67,7 @@ impl SettingsArgs {
             gc_cache: self.gc_cache,
             split3_cache_ratio: self.split3_cache_ratio,
             traversal: self.traversal,
+            max_requests: self.max_requests,
         }
     }
 }
