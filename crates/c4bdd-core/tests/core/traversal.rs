@@ -147,9 +147,10 @@ fn a_walk_past_its_most_requests_goes_on_depth_first() {
     let mut past = std::collections::BTreeMap::<usize, u64>::new();
     for seed in 0..20u64 {
         let mut sizes = Vec::new();
-        for (traversal, max_requests) in [(Traversal::DepthFirst, 1 << 23), (Traversal::BreadthFirst, 0)]
-            .into_iter()
-            .chain([1, 2, 5, 17, 60].map(|k| (Traversal::BreadthFirst, k)))
+        for (traversal, max_requests) in
+            [(Traversal::DepthFirst, Config::default().max_requests), (Traversal::BreadthFirst, 0)]
+                .into_iter()
+                .chain([1, 2, 5, 17, 60].map(|k| (Traversal::BreadthFirst, k)))
         {
             let (mut m, x) = manager(traversal, Config { max_requests, ..Config::default() });
             let mut rng = StdRng::seed_from_u64(6000 + seed);
