@@ -392,6 +392,7 @@ impl Manager {
         s.max_nodes = self.table.max_nodes() as u64;
         s.cache_entries = self.cache.len() as u64;
         s.table_bytes = (self.table.bytes() + self.cache.bytes() + self.split3_cache.bytes()) as u64;
+        s.bfs_bytes = self.bfs.bytes() as u64;
         s
     }
 

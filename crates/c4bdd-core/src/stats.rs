@@ -47,6 +47,11 @@ pub struct Stats {
     /// Steps a breadth-first walk holding its most requests made
     /// depth-first instead, each with all of its own steps.
     pub bfs_past_bound: u64,
+    /// Most bytes the breadth-first tables held at the end of a walk (the
+    /// room every level kept, at least what any walk needed at once).
+    pub bfs_peak_bytes: u64,
+    /// Bytes the breadth-first tables hold now (between walks).
+    pub bfs_bytes: u64,
 }
 
 #[cfg(feature = "serde")]
@@ -86,8 +91,8 @@ impl Stats {
         );
         if self.bfs_peak_requests > 0 {
             out += &format!(
-                "breadth-first: most requests held {}, steps made depth-first past the bound {}\n",
-                self.bfs_peak_requests, self.bfs_past_bound
+                "breadth-first: most requests held {}, steps made depth-first past the bound {}, most table bytes {}\n",
+                self.bfs_peak_requests, self.bfs_past_bound, self.bfs_peak_bytes
             );
         }
         if self.parallel_reruns > 0 {

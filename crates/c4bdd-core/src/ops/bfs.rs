@@ -24,7 +24,8 @@
 //! Memory: a request takes 20 bytes (binary operations) or 32 (in-place
 //! products), its result kept in place of an operand, and its map slot 4
 //! bytes (the map between a quarter and half full, its keys read from the
-//! requests); the tables keep their capacity between operations. A walk
+//! requests). Between walks the tables keep their room up to [`KEEP`]
+//! requests per level and give back the rest. A walk
 //! holds at most [`Config::max_requests`](crate::Config::max_requests)
 //! requests of each kind: once it holds them, a child that is no request
 //! yet is made where the walk meets it, by the depth-first body.
@@ -41,6 +42,11 @@ use crate::store::unique::Full;
 pub(crate) const NODE: u16 = u16::MAX;
 /// How many requests ahead a walk hints the memory it will read.
 const AHEAD: usize = 12;
+/// Most requests a level's list (and items a scratch list) keeps room for
+/// between walks: a walk that needed more gives its memory back, so that
+/// the tables hold between walks at most a few megabytes per level and
+/// not the largest walk's size at every level.
+const KEEP: usize = 1 << 16;
 
 /// The items step `i` of a walk over `n` hints, `d` ahead: the first `d + 1`
 /// at step 0, then the one `d` places on.
@@ -269,6 +275,23 @@ impl<const K: usize> Levels<K> {
         }
     }
 
+    /// Bytes its lists and maps hold.
+    fn bytes(&self) -> usize {
+        let lists: usize = self.reqs.iter().map(|l| l.capacity() * size_of::<Req<K>>()).sum();
+        lists + self.maps.iter().map(|m| m.slots.capacity() * size_of::<u32>()).sum::<usize>()
+    }
+
+    /// Free the list and map of every level whose list holds room for more
+    /// than [`KEEP`] requests (every list and map empty).
+    fn trim(&mut self) {
+        for (list, map) in self.reqs.iter_mut().zip(&mut self.maps) {
+            if list.capacity() > KEEP {
+                *list = Vec::new();
+                *map = LevelMap::default();
+            }
+        }
+    }
+
     /// Empty every level's list (the maps are empty), keeping the memory.
     fn clear(&mut self) {
         for list in &mut self.reqs[self.top..] {
@@ -279,8 +302,9 @@ impl<const K: usize> Levels<K> {
     }
 }
 
-/// The breadth-first operations' tables, kept between operations so that
-/// their memory is not mapped and zeroed again each time.
+/// The breadth-first operations' tables, kept between operations (up to
+/// [`KEEP`] requests a level) so that the many small walks do not map and
+/// zero their memory again each time.
 #[derive(Default)]
 pub(crate) struct Bfs {
     apply: Levels<2>,
@@ -291,6 +315,36 @@ pub(crate) struct Bfs {
     /// A level's joins, and their results.
     joins: Vec<(u32, u32)>,
     joined: Vec<u32>,
+}
+
+impl Bfs {
+    /// Bytes the tables hold.
+    pub(crate) fn bytes(&self) -> usize {
+        self.apply.bytes()
+            + self.pair.bytes()
+            + self.cofactors.capacity() * size_of::<[(u32, u32); 2]>()
+            + self.products.capacity() * size_of::<[(u32, u32); 4]>()
+            + self.joins.capacity() * size_of::<(u32, u32)>()
+            + self.joined.capacity() * size_of::<u32>()
+    }
+
+    /// Give back what a walk larger than [`KEEP`] requests per level took
+    /// (between walks: every list and map empty).
+    fn trim(&mut self) {
+        self.apply.trim();
+        self.pair.trim();
+        trim_scratch(&mut self.cofactors);
+        trim_scratch(&mut self.products);
+        trim_scratch(&mut self.joins);
+        trim_scratch(&mut self.joined);
+    }
+}
+
+/// Free an empty scratch list with room for more than [`KEEP`] items.
+fn trim_scratch<T>(list: &mut Vec<T>) {
+    if list.capacity() > KEEP {
+        *list = Vec::new();
+    }
 }
 
 impl Manager {
@@ -307,7 +361,7 @@ impl Manager {
         let mut bfs = std::mem::take(&mut self.bfs);
         let mut out = Vec::with_capacity(1);
         let r = self.apply_batch(&mut bfs, op, &[(f, g)], &mut out);
-        self.bfs = bfs;
+        self.end_walk(bfs);
         r.map(|()| out[0])
     }
 
@@ -317,8 +371,16 @@ impl Manager {
         self.grow_cache_if_due();
         let mut bfs = std::mem::take(&mut self.bfs);
         let r = self.pair_levels(&mut bfs, op, (f, t, id));
-        self.bfs = bfs;
+        self.end_walk(bfs);
         r
+    }
+
+    /// Keep the tables of a finished walk, their size recorded, and what
+    /// a large walk took given back.
+    fn end_walk(&mut self, mut bfs: Bfs) {
+        self.stats.bfs_peak_bytes = self.stats.bfs_peak_bytes.max(bfs.bytes() as u64);
+        bfs.trim();
+        self.bfs = bfs;
     }
 
     /// The level of the binary request on (ordered) operands `a` and `b`.
@@ -593,5 +655,33 @@ impl Manager {
         (bfs.joins, bfs.joined) = (joins, joined);
         lv.reqs[l] = list;
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn between_walks_a_level_keeps_room_for_at_most_keep_requests() {
+        let mut lv = Levels::<2>::default();
+        lv.prepare(3);
+        lv.reqs[0].reserve_exact(KEEP);
+        lv.reqs[1].reserve_exact(KEEP + 1);
+        for i in 0..=KEEP as u32 {
+            lv.maps[1].find_or_insert(key(i, i), &lv.reqs[1]);
+            lv.reqs[1].push(Req { a: i, b: i, kids: [0; 2], at: [NODE; 2] });
+        }
+        lv.maps[1].clear(&lv.reqs[1]);
+        lv.clear();
+        let before = lv.bytes();
+        lv.trim();
+        assert_eq!(lv.reqs[0].capacity(), KEEP);
+        assert_eq!((lv.reqs[1].capacity(), lv.maps[1].slots.capacity()), (0, 0));
+        assert_eq!(lv.bytes(), KEEP * size_of::<Req<2>>());
+        assert!(before > lv.bytes() + (KEEP + 1) * (size_of::<Req<2>>() + 2 * size_of::<u32>()));
+        let mut scratch: Vec<u32> = Vec::with_capacity(KEEP + 1);
+        trim_scratch(&mut scratch);
+        assert_eq!(scratch.capacity(), 0);
     }
 }

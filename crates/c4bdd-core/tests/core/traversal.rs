@@ -141,7 +141,8 @@ fn released_tables_change_no_breadth_first_result() {
 /// A breadth-first walk that holds its most requests makes each further
 /// child depth-first: for every bound from none on, random formulas and
 /// their `or` and `xor` have the truth tables of their formulas and the
-/// nodes of the depth-first ones.
+/// nodes of the depth-first ones, and the tables hold memory between walks
+/// exactly when a walk held requests, at most their largest walk's.
 #[test]
 fn a_walk_past_its_most_requests_goes_on_depth_first() {
     let mut past = std::collections::BTreeMap::<usize, u64>::new();
@@ -168,6 +169,9 @@ fn a_walk_past_its_most_requests_goes_on_depth_first() {
             let stats = m.stats();
             if traversal == Traversal::BreadthFirst {
                 assert!(stats.bfs_peak_requests <= max_requests as u64, "seed {seed}: {}", stats.bfs_peak_requests);
+                let kept =
+                    stats.bfs_bytes <= stats.bfs_peak_bytes && (stats.bfs_bytes > 0) == (stats.bfs_peak_requests > 0);
+                assert!(kept, "seed {seed}, at most {max_requests}: {stats:?}");
                 *past.entry(max_requests).or_default() += stats.bfs_past_bound;
             }
         }
