@@ -144,7 +144,7 @@ fn select(spec: &ExperimentSpec, opts: &SweepOptions) -> Result<Vec<RunSpec>> {
     }
     if let Some(n) = opts.max_cache_entries {
         let swept = |r: &RunSpec| r.swept.max_cache_entries;
-        override_runs(&mut runs, "max_cache_entries", n, swept, |r| r.manager.max_cache_entries = n)
+        override_runs(&mut runs, "max_cache_entries", n, swept, |r| r.manager.max_cache_entries = Some(n))
             .map_err(spec_error)?;
     }
     Ok(runs)

@@ -311,7 +311,7 @@ impl ExperimentSpec {
         let mut settings = vec![self.manager.clone()];
         settings = cross(settings, &g.cache_ratio, |m, v| m.cache_ratio = Some(v));
         settings = cross(settings, &g.gc_growth, |m, v| m.gc_growth = v);
-        settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = v);
+        settings = cross(settings, &g.max_cache_entries, |m, v| m.max_cache_entries = Some(v));
         settings = cross(settings, &g.gc_cache, |m, v| m.gc_cache = v);
         settings = cross(settings, &g.min_cache_entries, |m, v| m.min_cache_entries = Some(v));
         settings = cross(settings, &g.split3_cache_ratio, |m, v| m.split3_cache_ratio = Some(v));

@@ -106,15 +106,24 @@ pub fn count_config() -> Config {
 /// computed cache serves it less than a depth-first one.
 pub const SOLVE_BREADTH_FIRST_CACHE_RATIO: usize = 8;
 
+/// The default of [`Config::max_cache_entries`] in a solve on one thread:
+/// a quarter of [`Config::default`]'s cap (2^24 entries, 256 MiB), so that
+/// on the boards whose cache reaches its cap, where the eighth of the node
+/// slots would not make it smaller, the breadth-first walk's requests and
+/// the larger split table take the depth-first cache's place instead of
+/// adding to it.
+pub const SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES: usize = crate::bdd::DEFAULT_MAX_CACHE_ENTRIES / 4;
+
 /// The default of [`Config::split3_cache_ratio`] in a solve on one thread:
-/// with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`], the three-way split's table
-/// holds a sixteenth of the node slots' entries, as it does under
-/// [`Config::default`] (the split runs depth-first, and its table serves
-/// it as much as with the full cache).
-pub const SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO: usize = 2;
+/// the three-way split's table holds as many entries as the computed cache,
+/// an eighth of the node slots (twice its share under [`Config::default`])
+/// up to 2^24. The split runs depth-first, and on large boards its time
+/// falls with its table's size.
+pub const SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO: usize = 1;
 
 /// The manager's defaults of a solve on `threads` threads: on one thread
-/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`] and
+/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`],
+/// [`SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES`] and
 /// [`SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO`], on more (which walk
 /// depth-first) [`Config::default`].
 pub fn solve_config(threads: usize) -> Config {
@@ -122,6 +131,7 @@ pub fn solve_config(threads: usize) -> Config {
         0 | 1 => Config {
             traversal: Traversal::BreadthFirst,
             cache_ratio: SOLVE_BREADTH_FIRST_CACHE_RATIO,
+            max_cache_entries: SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES,
             split3_cache_ratio: SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO,
             ..Config::default()
         },
@@ -145,8 +155,9 @@ pub struct ManagerSettings {
     /// default: the pass's, [`solve_config`] for a solve, 1 for a count).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_ratio: Option<usize>,
-    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
-    pub max_cache_entries: usize,
+    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there (default: the pass's, [`solve_config`] for a solve, [`Config::default`]'s for a count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cache_entries: Option<usize>,
     /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_cache_entries: Option<usize>,
@@ -170,7 +181,7 @@ impl Default for ManagerSettings {
             gc_min_live: None,
             gc_growth: c.gc_growth,
             cache_ratio: None,
-            max_cache_entries: c.max_cache_entries,
+            max_cache_entries: None,
             min_cache_entries: None,
             gc_cache: c.gc_cache,
             split3_cache_ratio: None,
@@ -192,11 +203,12 @@ impl ManagerSettings {
         if let Some(r) = self.split3_cache_ratio.filter(|r| !(1..=MAX_CACHE_RATIO).contains(r)) {
             return Err(format!("split3_cache_ratio: {r} must be 1 to {MAX_CACHE_RATIO}"));
         }
-        crate::bdd::check_cache_entries(self.max_cache_entries).map_err(|e| format!("max_cache_entries: {e}"))?;
-        match self.min_cache_entries.map(crate::bdd::check_cache_entries) {
-            Some(Err(e)) => Err(format!("min_cache_entries: {e}")),
+        let check = |key: &str, n: Option<usize>| match n.map(crate::bdd::check_cache_entries) {
+            Some(Err(e)) => Err(format!("{key}: {e}")),
             _ => Ok(()),
-        }
+        };
+        check("max_cache_entries", self.max_cache_entries)?;
+        check("min_cache_entries", self.min_cache_entries)
     }
 }
 
@@ -329,7 +341,7 @@ impl RunSpec {
             extra += &format!("/gc-{}", self.manager.gc_growth);
         }
         if self.swept.max_cache_entries {
-            extra += &format!("/max-cache-{}", self.manager.max_cache_entries);
+            extra += &format!("/max-cache-{}", self.config().max_cache_entries);
         }
         if self.swept.gc_cache {
             extra += &format!("/gc-cache-{}", self.manager.gc_cache);
@@ -485,7 +497,7 @@ impl RunSpec {
             gc_min_live: self.manager.gc_min_live.unwrap_or(defaults.gc_min_live),
             gc_growth: self.manager.gc_growth,
             cache_ratio: self.manager.cache_ratio.unwrap_or(defaults.cache_ratio),
-            max_cache_entries: self.manager.max_cache_entries,
+            max_cache_entries: self.manager.max_cache_entries.unwrap_or(defaults.max_cache_entries),
             min_cache_entries: self.manager.min_cache_entries.unwrap_or(defaults.min_cache_entries),
             gc_cache: self.manager.gc_cache,
             split3_cache_ratio: self.manager.split3_cache_ratio.unwrap_or(defaults.split3_cache_ratio),

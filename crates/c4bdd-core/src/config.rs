@@ -184,6 +184,9 @@ pub fn parallel_spare() -> usize {
     1 << 16
 }
 
+/// The default of [`Config::max_cache_entries`]: 2^26 entries, 1 GiB.
+pub const DEFAULT_MAX_CACHE_ENTRIES: usize = 1 << 26;
+
 /// The default of [`Config::split3_cache_ratio`] (also for serde): a
 /// sixteenth of the cache's entries, an eighth of its bytes.
 pub fn split3_cache_ratio() -> usize {
@@ -203,7 +206,7 @@ impl Default for Config {
             initial_nodes: 1 << 14,
             max_nodes: u32::MAX as usize - 1,
             cache_ratio: 1,
-            max_cache_entries: 1 << 26,
+            max_cache_entries: DEFAULT_MAX_CACHE_ENTRIES,
             min_cache_entries: *CACHE_ENTRIES_RANGE.start(),
             gc_min_live: 1 << 20,
             gc_growth: 2.0,

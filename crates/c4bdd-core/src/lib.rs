@@ -130,7 +130,7 @@ mod store;
 pub use cache::computed::Op;
 pub use config::{
     check_cache_entries, one_thread, split3_cache_ratio, Config, GcCache, Traversal,
-    CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR, CACHE_ENTRIES_RANGE, MAX_THREADS,
+    CACHE_ENTRIES_PER_SLOT_BELOW_FLOOR, CACHE_ENTRIES_RANGE, DEFAULT_MAX_CACHE_ENTRIES, MAX_THREADS,
 };
 pub use error::{Error, Result};
 pub use files::io::{

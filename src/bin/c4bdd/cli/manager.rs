@@ -35,16 +35,16 @@ pub struct SettingsArgs {
     /// Node slots per computed-cache entry (1 = as many entries as slots; default: 8 for a solve on one thread, 1 otherwise).
     #[arg(long, allow_negative_numbers = true)]
     pub cache_ratio: Option<usize>,
-    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there.
-    #[arg(long, allow_negative_numbers = true, default_value_t = Config::default().max_cache_entries)]
-    pub max_cache_entries: usize,
+    /// Most computed-cache entries (a power of two; 16 bytes each): the cache stops growing with the node table there (default: 16777216 for a solve on one thread, 67108864 otherwise).
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_cache_entries: Option<usize>,
     /// The computed cache's floor (a power of two; default: 4194304 for a count, none (256) for a solve): below it the cache holds up to four entries per node slot, beyond it one per slot (or --cache-ratio's share).
     #[arg(long, allow_negative_numbers = true)]
     pub min_cache_entries: Option<usize>,
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     #[arg(long, value_parser = named::<GcCache>(), default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
-    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: 2 for a solve on one thread, 16 otherwise).
+    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: 1 for a solve on one thread, 16 otherwise).
     #[arg(long, allow_negative_numbers = true)]
     pub split3_cache_ratio: Option<usize>,
     /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first. Default: breadth-first for a solve on one thread, depth-first otherwise.
