@@ -273,6 +273,7 @@ fn make_row(
         resumed_plies: totals.resumed_plies,
         traversal: Some(config.traversal),
         max_requests: Some(config.max_requests as u64),
+        bfs_peak_bytes: totals.bfs_peak_bytes,
     }
 }
 

@@ -169,6 +169,11 @@ pub struct RunRow {
     /// archives written before the column existed (no bound then).
     #[serde(default)]
     pub max_requests: Option<u64>,
+    /// Most bytes the breadth-first tables held at the end of a walk, in
+    /// the run's last process (0 where every walk was depth-first); empty in
+    /// archives written before the column existed.
+    #[serde(default)]
+    pub bfs_peak_bytes: Option<u64>,
 }
 
 /// Bytes of a cache entry in rows without `cache_entry_bytes`.
@@ -330,7 +335,7 @@ impl CsvLog {
 
 /// Columns added to the row schemas after archives were first written. They
 /// are optional, so an older file is upgraded by inserting them empty.
-const ADDED_COLUMNS: [&str; 22] = [
+const ADDED_COLUMNS: [&str; 23] = [
     "cpu_s",
     "threads",
     "rss_bytes",
@@ -353,6 +358,7 @@ const ADDED_COLUMNS: [&str; 22] = [
     "resumed_plies",
     "traversal",
     "max_requests",
+    "bfs_peak_bytes",
 ];
 
 /// Refuse an existing, non-empty CSV file whose header is not the one rows

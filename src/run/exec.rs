@@ -102,6 +102,10 @@ pub struct Totals {
     /// where not recorded (a partitioned solve).
     #[serde(default)]
     pub resumed_plies: Option<u32>,
+    /// Most bytes the breadth-first tables held at the end of a walk in
+    /// this process (0 where every walk was depth-first).
+    #[serde(default)]
+    pub bfs_peak_bytes: Option<u64>,
 }
 
 /// A run that stopped: the error, and what it had reached.
@@ -136,10 +140,14 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
         Pass::Solve => solve(spec, &mut space, writer, sink),
     };
     match result {
-        Ok(totals) => Ok(Finished { totals, stats: space.manager.stats() }),
+        Ok(totals) => {
+            let stats = space.manager.stats();
+            Ok(Finished { totals: Totals { bfs_peak_bytes: Some(stats.bfs_peak_bytes), ..totals }, stats })
+        }
         Err(error) => {
             let stats = space.manager.stats();
             let reached = Totals {
+                bfs_peak_bytes: Some(stats.bfs_peak_bytes),
                 time_s: start.elapsed().as_secs_f64(),
                 gc_s: stats.gc_time.as_secs_f64(),
                 gc_runs: stats.gc_runs,

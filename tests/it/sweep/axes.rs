@@ -52,7 +52,8 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     // A solve on one thread walks breadth-first with an eighth of the cache
     // (a quarter of its cap) and the split's table as large; on two (which
     // walk depth-first), and counts, keep the full cache and a sixteenth.
-    // Every row records the bound on a breadth-first walk's requests.
+    // Every row records the bound on a breadth-first walk's requests, and
+    // the most bytes its tables held.
     use c4bdd::bdd::Traversal::{BreadthFirst, DepthFirst};
     use c4bdd::run::{
         SOLVE_BREADTH_FIRST_CACHE_RATIO as CACHE, SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES as CAP,
@@ -66,6 +67,9 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     assert_eq!(walks, [full, full, one_thread_solve, full]);
     let bound = Some(c4bdd::bdd::Config::default().max_requests as u64);
     assert!(rows.iter().all(|r| r.max_requests == bound), "{rows:?}");
+    // Only the breadth-first run's tables held memory.
+    let held: Vec<_> = rows.iter().map(|r| r.bfs_peak_bytes.map(|b| b > 0)).collect();
+    assert_eq!(held, [Some(false), Some(false), Some(true), Some(false)]);
     let plies: Vec<PlyRow> = read_rows(&out.join("plies.csv")).unwrap();
     let of = |run: &str| -> Vec<(u32, u128, Option<u128>)> {
         plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.won)).collect()

@@ -132,6 +132,8 @@ fn runs_with_checkpoints_resume_inside_a_run() {
             model_bytes: None,
             // How many plies the last process took up (checked below).
             resumed_plies: None,
+            // The last process's breadth-first tables.
+            bfs_peak_bytes: None,
             ..r
         };
         rows.into_iter().map(clear).collect()
