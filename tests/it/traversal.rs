@@ -7,7 +7,7 @@ use c4bdd::bdd::{Config, Traversal};
 use c4bdd::encoding::{EncodingKind, OrderSpec, StateSpace};
 use c4bdd::game::explicit;
 use c4bdd::game::BoardSize;
-use c4bdd::search::{forward, ForwardOptions, ImageStrategy};
+use c4bdd::search::{forward, solve, ForwardOptions, ImageStrategy};
 
 use crate::solve::{files_of, saved_solution_with};
 
@@ -44,4 +44,24 @@ fn a_solution_saved_breadth_first_equals_one_saved_depth_first() {
     assert_eq!(want.len(), size.cells() as usize + 2, "a file per ply and the manifest");
     let breadth = saved_solution_with(EncodingKind::Compressed, size, &OrderSpec::PAPER, breadth_first());
     assert!(files_of(breadth.path()) == want, "the files differ");
+}
+
+/// A breadth-first solve splits its plies with binary walks, whole or part
+/// by part (`split_parts`); its per-ply positions and BDD nodes are those of
+/// the depth-first three-way split.
+#[test]
+fn a_breadth_first_split_whole_or_in_parts_gives_the_depth_first_sets() {
+    let size = BoardSize::new(5, 4).unwrap();
+    let plies = |config: Config, split_parts: u8| {
+        let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();
+        let opts = ForwardOptions { split_parts, ..ForwardOptions::default() };
+        let summary = solve(&mut space, &opts, |_| Ok(()), |_, _, _, _| Ok(())).unwrap();
+        space.manager.check().unwrap();
+        summary.plies.iter().map(|p| (p.ply, p.won, p.drawn, p.lost, p.nodes)).collect::<Vec<_>>()
+    };
+    let want = plies(Config::default(), 0);
+    assert_eq!(want.len(), size.cells() as usize + 1, "a row per ply");
+    for split_parts in [0, 3] {
+        assert_eq!(plies(breadth_first(), split_parts), want, "split_parts {split_parts}");
+    }
 }
