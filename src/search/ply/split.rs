@@ -12,10 +12,12 @@ use crate::search::ply::transition::{part_cube, with_retry};
 
 /// `(states ∧ ¬won ∧ to_draw, states ∧ ¬won ∧ ¬to_draw)`, the drawn and
 /// lost states, for `won ⊆ states`. A manager that walks breadth-first
-/// ([`Manager::breadth_first`]) takes three breadth-first walks, `rest =
-/// states ∧ ¬won`, then `rest ∧ to_draw` and `rest ∧ ¬to_draw`; one that
-/// walks depth-first takes one three-way split (`Manager::split3`), whose
-/// first result is `won` again.
+/// ([`Manager::breadth_first`]) takes three breadth-first walks: `rest =
+/// states ∧ ¬won`, `drawn = rest ∧ to_draw`, and `lost = rest ∧ ¬drawn`
+/// (the same set, as `drawn ⊆ rest`; `drawn` is smaller than the
+/// pre-image and shares `rest`'s nodes, so this walk is the shorter). One
+/// that walks depth-first takes one three-way split (`Manager::split3`),
+/// whose first result is `won` again.
 fn drawn_and_lost(m: &mut Manager, states: Bdd, won: Bdd, to_draw: Bdd) -> Result<(Bdd, Bdd)> {
     if !m.breadth_first() {
         let (w, d, l) = with_retry(m, &[], |m| m.split3(states, won, to_draw))?;
@@ -26,7 +28,7 @@ fn drawn_and_lost(m: &mut Manager, states: Bdd, won: Bdd, to_draw: Bdd) -> Resul
     m.pin(rest);
     let drawn = with_retry(m, &[], |m| m.and(rest, to_draw))?;
     m.pin(drawn);
-    let lost = with_retry(m, &[], |m| m.diff(rest, to_draw));
+    let lost = with_retry(m, &[], |m| m.diff(rest, drawn));
     m.unpin(drawn);
     m.unpin(rest);
     Ok((drawn, lost?))
