@@ -37,8 +37,8 @@ the slots over the cache ratio and, up to the run's `min_cache_entries`, four en
 `max_cache_entries`; 16 bytes an entry). Beyond the model a run holds the pages only partly used (a page holds 4096 \
 nodes of one level), the memo of counting (1.5 bits a slot and 8 bytes a counted node; a large count takes the \
 computed cache's place), that of saving a checkpoint \
-(1.5 bits a slot and 8 bytes a saved node), in solves that walk depth-first the three-way split's table (32 bytes an \
-entry, the cache's entries over the run's `split3_cache_ratio`) and the process itself (about 10 MB); a run breadth-first (its \
+(1.5 bits a slot and 8 bytes a saved node), in solves the three-way split's table (32 bytes an entry, the \
+cache's entries over the run's `split3_cache_ratio`) and the process itself (about 10 MB); a run breadth-first (its \
 `traversal`; a one-thread solve's default) also holds the requests of an operation until it ends (about a hundred \
 bytes a request, at most the run's `max_requests` of each kind; the most its tables held is the row's \
 `bfs_peak_bytes`). Rows recorded without `model_bytes` ran on the chained node store (16-byte \

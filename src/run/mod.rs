@@ -15,5 +15,5 @@ pub(crate) use spec::one_repeat;
 pub use spec::{
     count_config, solve_config, Limits, ManagerSettings, Pass, RunSpec, Swept, COUNT_GC_MIN_LIVE,
     COUNT_MIN_CACHE_ENTRIES, MAX_CACHE_RATIO, MIN_MAX_NODES, SOLVE_BREADTH_FIRST_CACHE_RATIO,
-    SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES,
+    SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES, SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO,
 };

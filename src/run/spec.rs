@@ -109,21 +109,30 @@ pub const SOLVE_BREADTH_FIRST_CACHE_RATIO: usize = 8;
 /// The default of [`Config::max_cache_entries`] in a solve on one thread:
 /// a quarter of [`Config::default`]'s cap (2^24 entries, 256 MiB), so that
 /// on the boards whose cache reaches its cap, where the eighth of the node
-/// slots would not make it smaller, the breadth-first walk's requests take
-/// the depth-first cache's place instead of adding to it.
+/// slots would not make it smaller, the breadth-first walk's requests and
+/// the larger split table take the depth-first cache's place instead of
+/// adding to it.
 pub const SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES: usize = crate::bdd::DEFAULT_MAX_CACHE_ENTRIES / 4;
 
+/// The default of [`Config::split3_cache_ratio`] in a solve on one thread:
+/// the three-way split's table holds as many entries as the computed cache,
+/// an eighth of the node slots (twice its share under [`Config::default`])
+/// up to 2^24. The split runs depth-first, and on large boards its time
+/// falls with its table's size.
+pub const SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO: usize = 1;
+
 /// The manager's defaults of a solve on `threads` threads: on one thread
-/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`] and
-/// [`SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES`] (its plies split by
-/// breadth-first binary walks, so the three-way split's table stays empty),
-/// on more (which walk depth-first) [`Config::default`].
+/// breadth-first with [`SOLVE_BREADTH_FIRST_CACHE_RATIO`],
+/// [`SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES`] and
+/// [`SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO`], on more (which walk
+/// depth-first) [`Config::default`].
 pub fn solve_config(threads: usize) -> Config {
     match threads {
         0 | 1 => Config {
             traversal: Traversal::BreadthFirst,
             cache_ratio: SOLVE_BREADTH_FIRST_CACHE_RATIO,
             max_cache_entries: SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES,
+            split3_cache_ratio: SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO,
             ..Config::default()
         },
         _ => Config::default(),

@@ -46,11 +46,11 @@ fn a_solution_saved_breadth_first_equals_one_saved_depth_first() {
     assert!(files_of(breadth.path()) == want, "the files differ");
 }
 
-/// A breadth-first solve splits its plies with binary walks, whole or part
-/// by part (`split_parts`); its per-ply positions and BDD nodes are those of
-/// the depth-first three-way split.
+/// A breadth-first solve, its plies split whole or part by part
+/// (`split_parts`), has the per-ply positions and BDD nodes of a
+/// depth-first one.
 #[test]
-fn a_breadth_first_split_whole_or_in_parts_gives_the_depth_first_sets() {
+fn a_breadth_first_solve_whole_or_in_parts_gives_the_depth_first_sets() {
     let size = BoardSize::new(5, 4).unwrap();
     let plies = |config: Config, split_parts: u8| {
         let mut space = StateSpace::new(EncodingKind::Compressed, size, &OrderSpec::PAPER, config).unwrap();

@@ -1,7 +1,6 @@
 //! The three-way split of a retrograde ply: its states by the pre-images of
-//! the next ply's lost and drawn sets into won, drawn and lost (one
-//! `Manager::split3` depth-first, binary walks breadth-first), whole or
-//! part by part.
+//! the next ply's lost and drawn sets into won, drawn and lost
+//! (`Manager::split3`), whole or part by part.
 //!
 //! The split takes the ply's states and the two pre-images pinned and
 //! releases them (each pin taken once), and returns the three sets pinned.
@@ -9,30 +8,6 @@
 use crate::bdd::{Bdd, Manager, Var};
 use crate::error::Result;
 use crate::search::ply::transition::{part_cube, with_retry};
-
-/// `(states ∧ ¬won ∧ to_draw, states ∧ ¬won ∧ ¬to_draw)`, the drawn and
-/// lost states, for `won ⊆ states`. A manager that walks breadth-first
-/// ([`Manager::breadth_first`]) takes three breadth-first walks: `rest =
-/// states ∧ ¬won`, `drawn = rest ∧ to_draw`, and `lost = rest ∧ ¬drawn`
-/// (the same set, as `drawn ⊆ rest`; `drawn` is smaller than the
-/// pre-image and shares `rest`'s nodes, so this walk is the shorter). One
-/// that walks depth-first takes one three-way split (`Manager::split3`),
-/// whose first result is `won` again.
-fn drawn_and_lost(m: &mut Manager, states: Bdd, won: Bdd, to_draw: Bdd) -> Result<(Bdd, Bdd)> {
-    if !m.breadth_first() {
-        let (w, d, l) = with_retry(m, &[], |m| m.split3(states, won, to_draw))?;
-        assert_eq!(w, won, "the won states split off again are the won states");
-        return Ok((d, l));
-    }
-    let rest = with_retry(m, &[], |m| m.diff(states, won))?;
-    m.pin(rest);
-    let drawn = with_retry(m, &[], |m| m.and(rest, to_draw))?;
-    m.pin(drawn);
-    let lost = with_retry(m, &[], |m| m.diff(rest, drawn));
-    m.unpin(drawn);
-    m.unpin(rest);
-    Ok((drawn, lost?))
-}
 
 /// The ply's `(win, draw, lost)`. The won states come first, whole:
 /// `win = states ∧ to_lost`; the lost set's pre-image is then released
@@ -70,7 +45,8 @@ pub(crate) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], v
             (*input, *piece) = (outside, inside);
         }
         m.unpin(cube);
-        let (d, l) = drawn_and_lost(m, part[0], won, part[1])?;
+        let (w, d, l) = with_retry(m, &[], |m| m.split3(part[0], won, part[1]))?;
+        assert_eq!(w, won, "the won states split off again are the won states");
         for (set, result) in [(&mut draw, d), (&mut lost, l)] {
             let joined = with_retry(m, &[d, l], |m| m.or(*set, result))?;
             m.pin(joined);

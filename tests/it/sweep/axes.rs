@@ -50,17 +50,20 @@ fn threads_are_a_grid_axis_recorded_per_run() {
     let solve = (c4bdd::bdd::Config::default().gc_min_live as u64, Some(256));
     assert_eq!(defaults, [count, count, solve, solve]);
     // A solve on one thread walks breadth-first with an eighth of the cache
-    // (a quarter of its cap); on two (which walk depth-first), and counts,
-    // keep the full cache. All record the split table's default ratio.
+    // (a quarter of its cap) and the split's table as large; on two (which
+    // walk depth-first), and counts, keep the full cache and a sixteenth.
     // Every row records the bound on a breadth-first walk's requests, and
     // the most bytes its tables held.
     use c4bdd::bdd::Traversal::{BreadthFirst, DepthFirst};
-    use c4bdd::run::{SOLVE_BREADTH_FIRST_CACHE_RATIO as CACHE, SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES as CAP};
+    use c4bdd::run::{
+        SOLVE_BREADTH_FIRST_CACHE_RATIO as CACHE, SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES as CAP,
+        SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO as SPLIT3,
+    };
     let walks: Vec<_> =
         rows.iter().map(|r| (r.traversal, r.cache_ratio, r.max_cache_entries, r.split3_cache_ratio)).collect();
     let d = c4bdd::bdd::Config::default();
     let full = (Some(DepthFirst), 1, Some(d.max_cache_entries as u64), Some(d.split3_cache_ratio as u64));
-    let one_thread_solve = (Some(BreadthFirst), CACHE as u64, Some(CAP as u64), Some(d.split3_cache_ratio as u64));
+    let one_thread_solve = (Some(BreadthFirst), CACHE as u64, Some(CAP as u64), Some(SPLIT3 as u64));
     assert_eq!(walks, [full, full, one_thread_solve, full]);
     let bound = Some(c4bdd::bdd::Config::default().max_requests as u64);
     assert!(rows.iter().all(|r| r.max_requests == bound), "{rows:?}");

@@ -348,12 +348,10 @@ fn trim_scratch<T>(list: &mut Vec<T>) {
 }
 
 impl Manager {
-    /// Whether the operations that have a breadth-first body run it: one
-    /// thread, [`Traversal::BreadthFirst`](crate::Traversal::BreadthFirst),
-    /// and fewer than 65,535 levels. The others (`split`, `split3`, the
-    /// quantifiers) walk depth-first either way.
+    /// Whether one-thread operations run breadth-first (which needs fewer
+    /// levels than [`NODE`]).
     #[inline]
-    pub fn breadth_first(&self) -> bool {
+    pub(crate) fn breadth_first(&self) -> bool {
         self.config.traversal == crate::Traversal::BreadthFirst && self.var_count() < NODE as usize
     }
 

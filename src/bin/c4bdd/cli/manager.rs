@@ -44,7 +44,7 @@ pub struct SettingsArgs {
     /// What a garbage collection does with the computed cache: keep the entries whose nodes survive, or clear it.
     #[arg(long, value_parser = named::<GcCache>(), default_value_t = Config::default().gc_cache)]
     pub gc_cache: GcCache,
-    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: 16). A solve that walks breadth-first splits its plies by binary walks and leaves the table empty.
+    /// Computed-cache entries per entry of a solve's three-way split table (32 bytes each; 1 = as many as the cache; default: 1 for a solve on one thread, 16 otherwise).
     #[arg(long, allow_negative_numbers = true)]
     pub split3_cache_ratio: Option<usize>,
     /// How one thread walks the Boolean operations and images: depth-first (recursive) or breadth-first (level by level, the memory reads of a level hinted ahead; holds its requests between operations). More threads run depth-first. Default: breadth-first for a solve on one thread, depth-first otherwise.
