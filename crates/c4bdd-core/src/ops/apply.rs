@@ -220,6 +220,12 @@ pub(crate) fn apply<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> St
     if let Some(x) = r.cached(op, f, g, 0) {
         return Ok(x);
     }
+    apply_missed(r, op, f, g, depth)
+}
+
+/// The step `op(f, g)` (operands ordered, no terminal case) whose lookup
+/// missed: its halves, its node, its cache entry.
+pub(crate) fn apply_missed<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> Step {
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);
     let (g0, g1) = r.cofactors(g, level);

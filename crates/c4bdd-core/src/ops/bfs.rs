@@ -32,7 +32,8 @@
 
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
-use crate::ops::pairing::{pair, pair_split};
+use crate::ops::apply::apply_missed;
+use crate::ops::pairing::{pair_missed, pair_split};
 use crate::parallel::recursor::Seq;
 use crate::prefetch::prefetch;
 use crate::store::unique::Full;
@@ -405,7 +406,7 @@ impl Manager {
             Some(kid) => Ok(kid),
             None => {
                 self.stats.bfs_past_bound += 1;
-                self.apply_rec(op, a, b).map(|x| (x, NODE))
+                apply_missed(Seq::new(self), op, a, b, 0).map(|x| (x, NODE))
             }
         }
     }
@@ -563,7 +564,7 @@ impl Manager {
             Some(kid) => Ok(kid),
             None => {
                 self.stats.bfs_past_bound += 1;
-                pair(Seq::new(self), op, f, t, id, 0).map(|x| (x, NODE))
+                pair_missed(Seq::new(self), op, (f, t, id), x, 0).map(|x| (x, NODE))
             }
         }
     }

@@ -1,7 +1,8 @@
 //! The breadth-first traversal against the depth-first one and against the
 //! definitions: random formulas (every binary operation) against exhaustive
-//! evaluation, a breadth-first operation at the node limit, and the tables
-//! given back (the images against their definition: `random.rs`).
+//! evaluation, a breadth-first operation at the node limit, the tables
+//! given back, and the steps counted past the bound (the images against
+//! their definition: `random.rs`).
 
 use c4bdd_core::{Bdd, Config, Error, Manager, Traversal, Var};
 use rand::rngs::StdRng;
@@ -179,4 +180,37 @@ fn a_walk_past_its_most_requests_goes_on_depth_first() {
     }
     // Every bound up to 5 was met; the depth-first walks past it did the rest.
     assert!([0, 1, 2, 5].iter().all(|k| past[k] > 0), "steps past each bound: {past:?}");
+}
+
+/// A breadth-first walk that may hold no request runs each step by the
+/// depth-first body, and counts it once: the binary operations and the
+/// in-place products count the steps and cache hits of a depth-first
+/// manager doing the same work.
+#[test]
+fn a_walk_past_its_bound_counts_each_step_once() {
+    for seed in 0..10u64 {
+        let counted: Vec<_> = [(Traversal::DepthFirst, Config::default().max_requests), (Traversal::BreadthFirst, 0)]
+            .into_iter()
+            .map(|(traversal, max_requests)| {
+                let (mut m, x) = manager(traversal, Config { max_requests, ..Config::default() });
+                let mut rng = StdRng::seed_from_u64(7000 + seed);
+                let (g, _) = random_formula(&mut rng, &mut m, &x, 8);
+                let (rel, _) = random_formula(&mut rng, &mut m, &x, 8);
+                m.or(g, rel).unwrap();
+                m.xor(g, rel).unwrap();
+                let pairs: Vec<(Var, Var)> = (0..N / 2).map(|p| (x[2 * p], x[2 * p + 1])).collect();
+                let pairing = m.pairing(&pairs).unwrap();
+                let lower = m.var_set(&pairs.iter().map(|p| p.1).collect::<Vec<_>>()).unwrap();
+                let f = m.exists(g, lower).unwrap();
+                m.image(f, rel, pairing).unwrap();
+                m.preimage(f, rel, pairing).unwrap();
+                let s = m.stats();
+                (s.steps, s.cache_hits, s.bfs_past_bound)
+            })
+            .collect();
+        let [(steps, hits, _), (bfs_steps, bfs_hits, past)] = counted[..] else { unreachable!() };
+        assert!(past > 0, "seed {seed}: every step past the bound");
+        assert_eq!(bfs_steps, steps, "seed {seed}: steps");
+        assert_eq!(bfs_hits, hits, "seed {seed}: cache hits");
+    }
 }
