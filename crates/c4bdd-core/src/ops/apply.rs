@@ -224,7 +224,9 @@ pub(crate) fn apply<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> St
 }
 
 /// The step `op(f, g)` (operands ordered, no terminal case) whose lookup
-/// missed: its halves, its node, its cache entry.
+/// missed: its halves, its node, its cache entry (inlined, so that
+/// [`apply`] stays one body).
+#[inline(always)]
 pub(crate) fn apply_missed<R: Recursor>(r: R, op: Op, f: u32, g: u32, depth: u32) -> Step {
     let level = r.level(f).min(r.level(g));
     let (f0, f1) = r.cofactors(f, level);

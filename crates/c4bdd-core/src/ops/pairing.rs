@@ -152,6 +152,7 @@ pub(crate) fn pair<R: Recursor>(r: R, op: Op, f: u32, t: u32, id: u32, depth: u3
 /// The in-place step `(f, t)` under pairing `id`, at upper level `x` (its
 /// `step_start`), whose lookup missed: its products, their joins, its node,
 /// its cache entry.
+#[inline(always)]
 pub(crate) fn pair_missed<R: Recursor>(r: R, op: Op, (f, t, id): (u32, u32, u32), x: u32, depth: u32) -> Step {
     let ((f0, f1), into0, into1) = pair_split(op, f, t, x, |g, level| r.cofactors(g, level));
     let below = depth + u32::from(forks(f0, f1, into0, into1));
