@@ -139,15 +139,13 @@ pub fn execute(spec: &RunSpec, sink: &mut dyn Sink) -> Result<Finished, Stopped>
         Pass::Count => count(spec, &mut space, sink),
         Pass::Solve => solve(spec, &mut space, writer, sink),
     };
+    let stats = space.manager.stats();
+    let bfs_peak_bytes = Some(stats.bfs_peak_bytes);
     match result {
-        Ok(totals) => {
-            let stats = space.manager.stats();
-            Ok(Finished { totals: Totals { bfs_peak_bytes: Some(stats.bfs_peak_bytes), ..totals }, stats })
-        }
+        Ok(totals) => Ok(Finished { totals: Totals { bfs_peak_bytes, ..totals }, stats }),
         Err(error) => {
-            let stats = space.manager.stats();
             let reached = Totals {
-                bfs_peak_bytes: Some(stats.bfs_peak_bytes),
+                bfs_peak_bytes,
                 time_s: start.elapsed().as_secs_f64(),
                 gc_s: stats.gc_time.as_secs_f64(),
                 gc_runs: stats.gc_runs,
