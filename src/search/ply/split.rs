@@ -9,38 +9,22 @@ use crate::bdd::{Bdd, Manager, Var};
 use crate::error::Result;
 use crate::search::ply::transition::{part_cube, with_retry};
 
-/// The ply's `(win, draw, lost)`: whole without `vars`, else in the parts
-/// of a cut on `vars`.
-pub(crate) fn split_ply(m: &mut Manager, inputs: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
-    if vars.is_empty() {
-        split_whole(m, inputs)
-    } else {
-        split_in_parts(m, inputs, vars)
-    }
-}
-
-/// One three-way split of the states by both pre-images: `win = states ∧
-/// to_lost`, and the rest split by `to_draw`.
-fn split_whole(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3]) -> Result<[Bdd; 3]> {
-    let (win, draw, lost) = with_retry(m, &[], |m| m.split3(states, to_lost, to_draw))?;
-    [win, draw, lost].into_iter().for_each(|f| m.pin(f));
-    [states, to_lost, to_draw].into_iter().for_each(|f| m.unpin(f));
-    Ok([win, draw, lost])
-}
-
-/// The split part by part, for a lower peak of live nodes. The won states
-/// come first, whole: `win = states ∧ to_lost`; the lost set's pre-image is
-/// then released (and collected under the GC policy), so that the parts'
-/// peak holds one pre-image beside the three sets, not both (`win` has about
-/// the nodes of `to_lost`). The states and the drawn set's pre-image are cut
-/// on `vars` (part `p` has variable `vars[k]` equal to bit `k` of `p`), each
-/// part is split three ways by `win` and `to_draw` and its results joined to
-/// the sets so far, and the part is then cut off those two inputs, so that
-/// they shrink as the results grow; a collection may follow each part (under
-/// the GC policy). The parts of a cut on variables above every other share
-/// the nodes below the cut, so the cuts and joins make nodes at the cut's
-/// levels only.
-fn split_in_parts(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
+/// The ply's `(win, draw, lost)`. The won states come first, whole:
+/// `win = states ∧ to_lost`; the lost set's pre-image is then released
+/// (and collected under the GC policy). The three-way split of `states` by `win` and `to_draw` then
+/// gives the other two (its first result is `win` again), so that its peak
+/// holds one pre-image beside the three sets, not both (`win` has about the
+/// nodes of `to_lost`).
+///
+/// With `vars`, that split runs part by part: the states and the drawn
+/// set's pre-image are cut on `vars` (part `p` has variable `vars[k]` equal
+/// to bit `k` of `p`), each part is split three ways and its results joined
+/// to the sets so far, and the part is then cut off those two inputs, so
+/// that they shrink as the results grow; a collection may follow each part
+/// (under the GC policy). The parts of a cut on variables above every other
+/// share the nodes below the cut, so the cuts and joins make nodes at the
+/// cut's levels only. Without `vars`, the one part is the whole ply.
+pub(crate) fn split_ply(m: &mut Manager, [states, to_lost, to_draw]: [Bdd; 3], vars: &[Var]) -> Result<[Bdd; 3]> {
     let win = with_retry(m, &[], |m| m.and(states, to_lost))?;
     m.pin(win);
     m.unpin(to_lost);
