@@ -349,8 +349,9 @@ fn trim_scratch<T>(list: &mut Vec<T>) {
 }
 
 impl Manager {
-    /// Whether one-thread operations run breadth-first (which needs fewer
-    /// levels than [`NODE`]).
+    /// Whether the binary operations and in-place products of one thread
+    /// run breadth-first (which needs fewer levels than [`NODE`]); the
+    /// splits and the quantifiers walk depth-first either way.
     #[inline]
     pub(crate) fn breadth_first(&self) -> bool {
         self.config.traversal == crate::Traversal::BreadthFirst && self.var_count() < NODE as usize
