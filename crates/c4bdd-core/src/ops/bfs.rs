@@ -33,6 +33,7 @@
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
 use crate::ops::apply::apply_missed;
+use crate::ops::level_map::LevelMap;
 use crate::ops::pairing::{pair_missed, pair_split};
 use crate::parallel::recursor::Seq;
 use crate::prefetch::prefetch;
@@ -98,112 +99,6 @@ impl<const K: usize> Req<K> {
     }
 }
 
-/// Open-addressed map from a request's key to its index in its level's
-/// list (one per level): a slot holds the index plus one, 0 if empty; the
-/// keys are read from the list. Its entries are exactly the level's
-/// requests until the level is expanded, when it is cleared.
-#[derive(Default)]
-struct LevelMap {
-    slots: Vec<u32>,
-}
-
-impl LevelMap {
-    #[inline(always)]
-    fn slot(&self, key: u64) -> usize {
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as usize & (self.slots.len() - 1)
-    }
-
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        if !self.slots.is_empty() {
-            prefetch(&self.slots[self.slot(key)]);
-        }
-    }
-
-    /// Hint the request that the home slot of `key` names, if any (the
-    /// slot itself hinted earlier).
-    #[inline(always)]
-    fn prefetch_req<const K: usize>(&self, key: u64, list: &[Req<K>]) {
-        if !self.slots.is_empty() {
-            if let Some(req) = list.get((self.slots[self.slot(key)] as usize).wrapping_sub(1)) {
-                prefetch(req);
-            }
-        }
-    }
-
-    /// The index of `key` in `list`, or `list.len()` if it is new (and
-    /// then taken by the caller's push): `(index, new)`. The map stays at
-    /// most half full.
-    #[inline(always)]
-    fn find_or_insert<const K: usize>(&mut self, key: u64, list: &[Req<K>]) -> (u32, bool) {
-        if 2 * (list.len() + 1) > self.slots.len() {
-            self.grow(list);
-        }
-        let mask = self.slots.len() - 1;
-        let mut s = self.slot(key);
-        loop {
-            match self.slots[s] {
-                0 => {
-                    self.slots[s] = list.len() as u32 + 1;
-                    return (list.len() as u32, true);
-                }
-                v if list[v as usize - 1].key() == key => return (v - 1, false),
-                _ => s = (s + 1) & mask,
-            }
-        }
-    }
-
-    /// The index of `key` in `list`, if it is there.
-    #[inline(always)]
-    fn find<const K: usize>(&self, key: u64, list: &[Req<K>]) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut s = self.slot(key);
-        loop {
-            match self.slots[s] {
-                0 => return None,
-                v if list[v as usize - 1].key() == key => return Some(v - 1),
-                _ => s = (s + 1) & mask,
-            }
-        }
-    }
-
-    #[cold]
-    fn grow<const K: usize>(&mut self, list: &[Req<K>]) {
-        self.slots = vec![0; (self.slots.len() * 2).max(64)];
-        let mask = self.slots.len() - 1;
-        for (i, req) in list.iter().enumerate() {
-            let mut s = self.slot(req.key());
-            while self.slots[s] != 0 {
-                s = (s + 1) & mask;
-            }
-            self.slots[s] = i as u32 + 1;
-        }
-    }
-
-    /// Empty the map of `list`'s entries: all slots at once where the
-    /// map is at least an eighth full, else each entry's (searched from
-    /// its home past the slots already emptied), so that a clear costs
-    /// about what the operation filled.
-    fn clear<const K: usize>(&mut self, list: &[Req<K>]) {
-        if self.slots.len() <= 8 * list.len() {
-            self.slots.fill(0);
-            return;
-        }
-        let mask = self.slots.len() - 1;
-        for (i, req) in list.iter().enumerate() {
-            let mut s = self.slot(req.key());
-            while self.slots[s] != i as u32 + 1 {
-                s = (s + 1) & mask;
-            }
-            self.slots[s] = 0;
-        }
-    }
-}
-
 /// The per-level requests of one kind of operation. Invariant between
 /// operations: every list empty, every map empty, `top` the level count,
 /// `held` zero; during one, `held` is the sum of the lists' lengths.
@@ -233,11 +128,11 @@ impl<const K: usize> Levels<K> {
     /// `most` requests are held; `None` if it is new and they are not.
     #[inline(always)]
     fn request(&mut self, level: usize, (a, b): (u32, u32), most: usize) -> Option<Kid> {
-        let list = &mut self.reqs[level];
+        let (list, k) = (&mut self.reqs[level], key(a, b));
         if self.held >= most {
-            return self.maps[level].find(key(a, b), list).map(|i| (i, level as u16));
+            return self.maps[level].find(k, |i| list[i].key() == k).map(|i| (i, level as u16));
         }
-        let (i, new) = self.maps[level].find_or_insert(key(a, b), list);
+        let (i, new) = self.maps[level].find_or_insert(k, list.len(), |i| list[i].key() == k, |i| list[i].key());
         if new {
             list.push(Req { a, b, kids: [0; K], at: [NODE; K] });
             self.held += 1;
@@ -255,7 +150,9 @@ impl<const K: usize> Levels<K> {
     /// Hint the request that the slot of `(a, b)` at `level` names.
     #[inline(always)]
     fn prefetch_req(&self, level: usize, a: u32, b: u32) {
-        self.maps[level].prefetch_req(key(a, b), &self.reqs[level]);
+        if let Some(req) = self.maps[level].at_home(key(a, b)).and_then(|i| self.reqs[level].get(i)) {
+            prefetch(req);
+        }
     }
 
     /// The node of a child (a request's once its level is reduced).
@@ -272,14 +169,20 @@ impl<const K: usize> Levels<K> {
     /// reduced), after a failed expansion.
     fn clear_maps(&mut self, from: usize) {
         for l in from..self.reqs.len() {
-            self.maps[l].clear(&self.reqs[l]);
+            self.clear_map(l);
         }
+    }
+
+    /// Empty the map of level `l`.
+    fn clear_map(&mut self, l: usize) {
+        let list = &self.reqs[l];
+        self.maps[l].clear(list.len(), |i| list[i].key());
     }
 
     /// Bytes its lists and maps hold.
     fn bytes(&self) -> usize {
         let lists: usize = self.reqs.iter().map(|l| l.capacity() * size_of::<Req<K>>()).sum();
-        lists + self.maps.iter().map(|m| m.slots.capacity() * size_of::<u32>()).sum::<usize>()
+        lists + self.maps.iter().map(LevelMap::bytes).sum::<usize>()
     }
 
     /// Free the list and map of every level whose list holds room for more
@@ -443,7 +346,7 @@ impl Manager {
             }
         }
         for l in lv.top..lv.reqs.len() {
-            lv.maps[l].clear(&lv.reqs[l]);
+            lv.clear_map(l);
             if let Err(e) = self.expand_apply(lv, cofactors, op, l) {
                 lv.clear_maps(l + 1);
                 return Err(e);
@@ -585,7 +488,7 @@ impl Manager {
     fn pair_walk(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
         let root = self.pair_child(lv, op, f, t, id).inspect_err(|_| lv.clear_maps(0))?;
         for l in lv.top..lv.reqs.len() {
-            lv.maps[l].clear(&lv.reqs[l]);
+            lv.clear_map(l);
             self.expand_pair(lv, &mut bfs.products, op, (l, id)).inspect_err(|_| lv.clear_maps(l + 1))?;
         }
         for l in (lv.top..lv.reqs.len()).rev() {
@@ -671,15 +574,14 @@ mod tests {
         lv.reqs[0].reserve_exact(KEEP);
         lv.reqs[1].reserve_exact(KEEP + 1);
         for i in 0..=KEEP as u32 {
-            lv.maps[1].find_or_insert(key(i, i), &lv.reqs[1]);
-            lv.reqs[1].push(Req { a: i, b: i, kids: [0; 2], at: [NODE; 2] });
+            lv.request(1, (i, i), usize::MAX);
         }
-        lv.maps[1].clear(&lv.reqs[1]);
+        lv.clear_map(1);
         lv.clear();
         let before = lv.bytes();
         lv.trim();
         assert_eq!(lv.reqs[0].capacity(), KEEP);
-        assert_eq!((lv.reqs[1].capacity(), lv.maps[1].slots.capacity()), (0, 0));
+        assert_eq!((lv.reqs[1].capacity(), lv.maps[1].bytes()), (0, 0));
         assert_eq!(lv.bytes(), KEEP * size_of::<Req<2>>());
         assert!(before > lv.bytes() + (KEEP + 1) * (size_of::<Req<2>>() + 2 * size_of::<u32>()));
         let mut scratch: Vec<u32> = Vec::with_capacity(KEEP + 1);
