@@ -101,7 +101,9 @@ impl<const K: usize> Req<K> {
 
 /// The per-level requests of one kind of operation. Invariant between
 /// operations: every list empty, every map empty, `top` the level count,
-/// `held` zero; during one, `held` is the sum of the lists' lengths.
+/// `held` zero; during one, `held` is the sum of the lists' lengths, and a
+/// level's map holds exactly its requests until the level is expanded,
+/// when it is emptied.
 struct Levels<const K: usize> {
     reqs: Vec<Vec<Req<K>>>,
     maps: Vec<LevelMap>,

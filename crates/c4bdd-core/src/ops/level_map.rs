@@ -118,3 +118,33 @@ impl LevelMap {
         self.slots.capacity() * size_of::<u32>()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys with a shared hash (every eighth key's) are told apart by `same`,
+    /// found again after the map grows, and gone after either kind of clear.
+    #[test]
+    fn keys_are_found_told_apart_and_cleared() {
+        let hash = |k: u64| k / 8;
+        for (n, spare) in [(1000u64, 0usize), (20, 1 << 12)] {
+            let mut map = LevelMap { slots: vec![0; spare] };
+            let mut list: Vec<u64> = Vec::new();
+            for k in 0..n {
+                let (i, new) = map.find_or_insert(hash(k), list.len(), |i| list[i] == k, |i| hash(list[i]));
+                assert_eq!((i as usize, new), (list.len(), true));
+                list.push(k);
+            }
+            for k in 0..n {
+                let again = map.find_or_insert(hash(k), list.len(), |i| list[i] == k, |i| hash(list[i]));
+                assert_eq!(again, (k as u32, false));
+                assert_eq!(map.find(hash(k), |i| list[i] == k), Some(k as u32));
+            }
+            assert_eq!(map.find(hash(n), |i| list[i] == n), None);
+            map.clear(list.len(), |i| hash(list[i]));
+            assert!(map.slots.iter().all(|&s| s == 0));
+            assert_eq!(map.find(hash(0), |i| list[i] == 0), None);
+        }
+    }
+}
