@@ -424,8 +424,16 @@ impl Manager {
         if low == high {
             return Ok(low);
         }
+        self.mk_hashed(level, low, high, crate::store::unique::hash(level, low, high))
+    }
+
+    /// [`Manager::mk`] of a node with `low != high` whose key's hash
+    /// (`store::unique::hash`) is `h`.
+    #[inline]
+    pub(crate) fn mk_hashed(&mut self, level: u32, low: u32, high: u32, h: u64) -> Step {
+        debug_assert_ne!(low, high);
         let before = self.table.live();
-        let id = self.table.find_or_insert(level, low, high)?;
+        let id = self.table.find_or_insert(level, low, high, h)?;
         let live = self.table.live();
         if live > before {
             self.stats.nodes_created += 1;
@@ -478,8 +486,21 @@ impl Manager {
     /// Count one recursive step of `op` and look it up in the cache.
     #[inline(always)]
     pub(crate) fn cached(&mut self, op: crate::cache::computed::Op, a: u32, b: u32, c: u32) -> Option<u32> {
+        self.cached_at(self.cache.slot_of(op, a, b, c), op, a, b, c)
+    }
+
+    /// [`Manager::cached`] at a slot from `Cache::slot_of`.
+    #[inline(always)]
+    pub(crate) fn cached_at(
+        &mut self,
+        slot: usize,
+        op: crate::cache::computed::Op,
+        a: u32,
+        b: u32,
+        c: u32,
+    ) -> Option<u32> {
         self.stats.steps[op.index()] += 1;
-        let hit = self.cache.get(op, a, b, c);
+        let hit = self.cache.get_at(slot, op, a, b, c);
         if hit.is_some() {
             self.stats.cache_hits[op.index()] += 1;
         }

@@ -188,13 +188,36 @@ impl Cache {
 
     #[inline]
     pub fn get(&self, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
-        self.entries[slot(op as u32, a, b, c, self.shift)].result_of(op, a, b, c)
+        self.get_at(self.slot_of(op, a, b, c), op, a, b, c)
+    }
+
+    /// The slot of `op(a, b, c)` at the cache's present size (a later
+    /// [`Cache::resize`] moves it; the size is `1 << (64 - shift)`).
+    #[inline(always)]
+    pub fn slot_of(&self, op: Op, a: u32, b: u32, c: u32) -> usize {
+        slot(op as u32, a, b, c, self.shift)
+    }
+
+    /// [`Cache::get`] at a slot from [`Cache::slot_of`]. A slot taken before
+    /// a resize reads another entry, whose key then does not match: a miss,
+    /// never a wrong result.
+    #[inline(always)]
+    pub fn get_at(&self, slot: usize, op: Op, a: u32, b: u32, c: u32) -> Option<u32> {
+        self.entries.get(slot).and_then(|e| e.result_of(op, a, b, c))
     }
 
     /// Hint that the entry of `op(a, b, c)` is read soon.
     #[inline(always)]
     pub fn prefetch(&self, op: Op, a: u32, b: u32, c: u32) {
-        crate::prefetch::prefetch(&self.entries[slot(op as u32, a, b, c, self.shift)]);
+        self.prefetch_at(self.slot_of(op, a, b, c));
+    }
+
+    /// Hint that the entry at `slot` is read soon.
+    #[inline(always)]
+    pub fn prefetch_at(&self, slot: usize) {
+        if let Some(e) = self.entries.get(slot) {
+            crate::prefetch::prefetch(e);
+        }
     }
 
     #[inline]

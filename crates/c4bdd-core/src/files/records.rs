@@ -100,7 +100,7 @@ impl Manager {
                 ((var as usize) < self.var_count(), map.get(low as usize), map.get(high as usize))
             {
                 if lo != hi {
-                    self.table.prefetch_home(self.level_of(Var(var)).0, lo, hi);
+                    self.table.prefetch_home(crate::store::unique::hash(self.level_of(Var(var)).0, lo, hi));
                 }
             }
         }

@@ -33,7 +33,7 @@
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
 use crate::ops::apply::apply_missed;
-use crate::ops::level_map::LevelMap;
+use crate::ops::level_map::{mix, LevelMap};
 use crate::ops::pairing::{pair_missed, pair_split};
 use crate::parallel::recursor::Seq;
 use crate::prefetch::prefetch;
@@ -44,6 +44,9 @@ use crate::store::unique::Full;
 pub(crate) const NODE: u16 = u16::MAX;
 /// How many requests ahead a walk hints the memory it will read.
 const AHEAD: usize = 12;
+/// How many children ahead a binary walk hints their cache entries and
+/// records (two children a request), and the padding of its children.
+const PAD: usize = 2 * AHEAD;
 /// Most requests a level's list (and items a scratch list) keeps room for
 /// between walks: a walk that needed more gives its memory back, so that
 /// the tables hold between walks at most a few megabytes per level and
@@ -69,17 +72,48 @@ fn key(a: u32, b: u32) -> u64 {
     ((a as u64) << 32) | b as u64
 }
 
-/// The pairs of `c` that are no terminal case of `op`, with their operands
-/// ordered as a request keeps them.
-#[inline(always)]
-fn open_pairs(op: Op, c: [(u32, u32); 2]) -> impl Iterator<Item = (u32, u32)> {
-    c.into_iter()
-        .filter(move |&(a, b)| Manager::apply_terminal_case(op, a, b).is_none())
-        .map(move |(a, b)| Manager::apply_operands(op, a, b))
-}
-
 /// A child: node `.0` if `.1` is [`NODE`], else request `.0` of level `.1`.
 type Kid = (u32, u16);
+
+/// A child of a binary step, worked out once when its parent is
+/// cofactored: by `level`, the node `a` ([`Child::NODE`]), the negation of
+/// `a` still to make ([`Child::NEGATE`]), or the open pair `(a, b)` (its
+/// operands ordered) whose request is at `level` and whose cache entry is
+/// at `slot` (for the cache's size then). A walk's list of children ends
+/// in [`PAD`] nodes, so that it hints the child [`AHEAD`] places on without
+/// a bound check.
+#[derive(Clone, Copy)]
+struct Child {
+    a: u32,
+    b: u32,
+    level: u32,
+    slot: u32,
+    /// The request's hash in its level's map.
+    hash: u64,
+}
+
+impl Child {
+    const NODE: u32 = u32::MAX;
+    const NEGATE: u32 = u32::MAX - 1;
+    /// A child that is the node `x`.
+    const fn node(x: u32) -> Child {
+        Child { a: x, b: 0, level: Child::NODE, slot: 0, hash: 0 }
+    }
+
+    #[inline(always)]
+    fn open(&self) -> bool {
+        self.level < Child::NEGATE
+    }
+}
+
+/// A node to make: its children and the [`hash`](crate::store::unique::hash)
+/// of its key.
+#[derive(Clone, Copy)]
+struct Made {
+    low: u32,
+    high: u32,
+    hash: u64,
+}
 
 /// A request: its operands, and its `K` children once expanded (child `k`
 /// is `(kids[k], at[k])`, a [`Kid`]). Once its level is reduced, `a` holds
@@ -90,6 +124,14 @@ struct Req<const K: usize> {
     b: u32,
     kids: [u32; K],
     at: [u16; K],
+}
+
+impl Made {
+    /// The node `(level, low, high)` to make.
+    #[inline(always)]
+    fn of(level: u32, low: u32, high: u32) -> Made {
+        Made { low, high, hash: crate::store::unique::hash(level, low, high) }
+    }
 }
 
 impl<const K: usize> Req<K> {
@@ -130,11 +172,18 @@ impl<const K: usize> Levels<K> {
     /// `most` requests are held; `None` if it is new and they are not.
     #[inline(always)]
     fn request(&mut self, level: usize, (a, b): (u32, u32), most: usize) -> Option<Kid> {
+        self.request_hashed(level, (a, b), mix(key(a, b)), most)
+    }
+
+    /// [`Levels::request`] with the key's hash `h` (`mix(key(a, b))`) given.
+    #[inline(always)]
+    fn request_hashed(&mut self, level: usize, (a, b): (u32, u32), h: u64, most: usize) -> Option<Kid> {
         let (list, k) = (&mut self.reqs[level], key(a, b));
         if self.held >= most {
-            return self.maps[level].find(k, |i| list[i].key() == k).map(|i| (i, level as u16));
+            return self.maps[level].find(h, |i| list[i].key() == k).map(|i| (i, level as u16));
         }
-        let (i, new) = self.maps[level].find_or_insert(k, list.len(), |i| list[i].key() == k, |i| list[i].key());
+        let hash_of = |i: usize| mix(list[i].key());
+        let (i, new) = self.maps[level].find_or_insert(h, list.len(), |i| list[i].key() == k, hash_of);
         if new {
             list.push(Req { a, b, kids: [0; K], at: [NODE; K] });
             self.held += 1;
@@ -143,16 +192,16 @@ impl<const K: usize> Levels<K> {
         Some((i, level as u16))
     }
 
-    /// Hint the map slot of the request `(a, b)` at `level`.
+    /// Hint the map slot of the request of hash `h` at `level`.
     #[inline(always)]
-    fn prefetch_slot(&self, level: usize, a: u32, b: u32) {
-        self.maps[level].prefetch(key(a, b));
+    fn prefetch_slot(&self, level: usize, h: u64) {
+        self.maps[level].prefetch(h);
     }
 
-    /// Hint the request that the slot of `(a, b)` at `level` names.
+    /// Hint the request that the home slot of hash `h` at `level` names.
     #[inline(always)]
-    fn prefetch_req(&self, level: usize, a: u32, b: u32) {
-        if let Some(req) = self.maps[level].at_home(key(a, b)).and_then(|i| self.reqs[level].get(i)) {
+    fn prefetch_req(&self, level: usize, h: u64) {
+        if let Some(req) = self.maps[level].at_home(h).and_then(|i| self.reqs[level].get(i)) {
             prefetch(req);
         }
     }
@@ -178,7 +227,7 @@ impl<const K: usize> Levels<K> {
     /// Empty the map of level `l`.
     fn clear_map(&mut self, l: usize) {
         let list = &self.reqs[l];
-        self.maps[l].clear(list.len(), |i| list[i].key());
+        self.maps[l].clear(list.len(), |i| mix(list[i].key()));
     }
 
     /// Bytes its lists and maps hold.
@@ -215,9 +264,11 @@ impl<const K: usize> Levels<K> {
 pub(crate) struct Bfs {
     apply: Levels<2>,
     pair: Levels<4>,
-    /// A level's cofactor pairs (binary operations) or products (in-place).
-    cofactors: Vec<[(u32, u32); 2]>,
+    /// A level's children (binary operations) or products (in-place).
+    children: Vec<Child>,
     products: Vec<[(u32, u32); 4]>,
+    /// A level's nodes to make.
+    made: Vec<Made>,
     /// A level's joins, and their results.
     joins: Vec<(u32, u32)>,
     joined: Vec<u32>,
@@ -228,7 +279,8 @@ impl Bfs {
     pub(crate) fn bytes(&self) -> usize {
         self.apply.bytes()
             + self.pair.bytes()
-            + self.cofactors.capacity() * size_of::<[(u32, u32); 2]>()
+            + self.children.capacity() * size_of::<Child>()
+            + self.made.capacity() * size_of::<Made>()
             + self.products.capacity() * size_of::<[(u32, u32); 4]>()
             + self.joins.capacity() * size_of::<(u32, u32)>()
             + self.joined.capacity() * size_of::<u32>()
@@ -239,7 +291,8 @@ impl Bfs {
     fn trim(&mut self) {
         self.apply.trim();
         self.pair.trim();
-        trim_scratch(&mut self.cofactors);
+        trim_scratch(&mut self.children);
+        trim_scratch(&mut self.made);
         trim_scratch(&mut self.products);
         trim_scratch(&mut self.joins);
         trim_scratch(&mut self.joined);
@@ -296,23 +349,38 @@ impl Manager {
         self.level(a).min(self.level(b)) as usize
     }
 
-    /// A child of a binary step: a node, or a request.
+    /// The [`Child`] `op(a, b)` of a binary step.
     #[inline(always)]
-    fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, a: u32, b: u32) -> Result<Kid, Full> {
+    fn child(&self, op: Op, a: u32, b: u32) -> Child {
         match Manager::apply_terminal_case(op, a, b) {
-            Some(Ok(x)) => return Ok((x, NODE)),
-            Some(Err(x)) => return self.not_rec(x).map(|x| (x, NODE)),
-            None => {}
+            Some(Ok(x)) => Child::node(x),
+            Some(Err(x)) => Child { level: Child::NEGATE, ..Child::node(x) },
+            None => {
+                let (a, b) = Manager::apply_operands(op, a, b);
+                let (slot, hash) = (self.cache.slot_of(op, a, b, 0) as u32, mix(key(a, b)));
+                Child { a, b, level: self.request_level(a, b) as u32, slot, hash }
+            }
         }
-        let (a, b) = Manager::apply_operands(op, a, b);
-        if let Some(x) = self.cached(op, a, b, 0) {
+    }
+
+    /// A child of a binary step: a node, or a request. `shift` is the
+    /// cache's when `c` was worked out (a slot of another size is taken again).
+    #[inline(always)]
+    fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, c: Child, shift: u32) -> Result<Kid, Full> {
+        match c.level {
+            Child::NODE => return Ok((c.a, NODE)),
+            Child::NEGATE => return self.not_rec(c.a).map(|x| (x, NODE)),
+            _ => {}
+        }
+        let slot = if shift == self.cache.shift { c.slot as usize } else { self.cache.slot_of(op, c.a, c.b, 0) };
+        if let Some(x) = self.cached_at(slot, op, c.a, c.b, 0) {
             return Ok((x, NODE));
         }
-        match lv.request(self.request_level(a, b), (a, b), self.config.max_requests) {
+        match lv.request_hashed(c.level as usize, (c.a, c.b), c.hash, self.config.max_requests) {
             Some(kid) => Ok(kid),
             None => {
                 self.stats.bfs_past_bound += 1;
-                apply_missed(Seq::new(self), op, a, b, 0).map(|x| (x, NODE))
+                apply_missed(Seq::new(self), op, c.a, c.b, 0).map(|x| (x, NODE))
             }
         }
     }
@@ -321,7 +389,7 @@ impl Manager {
     fn apply_batch(&mut self, bfs: &mut Bfs, op: Op, pairs: &[(u32, u32)], out: &mut Vec<u32>) -> Result<(), Full> {
         let mut lv = std::mem::take(&mut bfs.apply);
         lv.prepare(self.var_count());
-        let r = self.apply_levels(&mut lv, &mut bfs.cofactors, op, pairs, out);
+        let r = self.apply_levels(&mut lv, (&mut bfs.children, &mut bfs.made), op, pairs, out);
         self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
         lv.clear();
         bfs.apply = lv;
@@ -332,14 +400,15 @@ impl Manager {
     fn apply_levels(
         &mut self,
         lv: &mut Levels<2>,
-        cofactors: &mut Vec<[(u32, u32); 2]>,
+        (children, made): (&mut Vec<Child>, &mut Vec<Made>),
         op: Op,
         pairs: &[(u32, u32)],
         out: &mut Vec<u32>,
     ) -> Result<(), Full> {
         let mut roots = Vec::with_capacity(pairs.len());
         for &(a, b) in pairs {
-            match self.apply_child(lv, op, a, b) {
+            let (c, shift) = (self.child(op, a, b), self.cache.shift);
+            match self.apply_child(lv, op, c, shift) {
                 Ok(r) => roots.push(r),
                 Err(e) => {
                     lv.clear_maps(0);
@@ -349,16 +418,18 @@ impl Manager {
         }
         for l in lv.top..lv.reqs.len() {
             lv.clear_map(l);
-            if let Err(e) = self.expand_apply(lv, cofactors, op, l) {
+            if let Err(e) = self.expand_apply(lv, children, op, l) {
                 lv.clear_maps(l + 1);
                 return Err(e);
             }
         }
         for l in (lv.top..lv.reqs.len()).rev() {
             let mut list = std::mem::take(&mut lv.reqs[l]);
-            let r = self.make_nodes(&mut list, l as u32, (op, 0), |_, req| {
-                (lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
-            });
+            made.clear();
+            made.extend(list.iter().map(|req| {
+                Made::of(l as u32, lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
+            }));
+            let r = self.make_nodes(&mut list, l as u32, (op, 0), made);
             lv.reqs[l] = list;
             r?;
         }
@@ -367,19 +438,14 @@ impl Manager {
         Ok(())
     }
 
-    /// Expand level `l` of a binary operation: first the cofactors (records
-    /// hinted ahead), then the children (cache entries, records, map slots
-    /// and the requests they name hinted ahead).
-    fn expand_apply(
-        &mut self,
-        lv: &mut Levels<2>,
-        cofactors: &mut Vec<[(u32, u32); 2]>,
-        op: Op,
-        l: usize,
-    ) -> Result<(), Full> {
+    /// Expand level `l` of a binary operation: first each request's two
+    /// children worked out (records hinted ahead), then each child looked
+    /// up (cache entries, records, map slots and the requests they name
+    /// hinted ahead).
+    fn expand_apply(&mut self, lv: &mut Levels<2>, children: &mut Vec<Child>, op: Op, l: usize) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
         let n = list.len();
-        cofactors.clear();
+        children.clear();
         for i in 0..n {
             for j in hinted(i, n, AHEAD) {
                 self.table.nodes().prefetch(list[j].a);
@@ -387,30 +453,32 @@ impl Manager {
             }
             let (a0, a1) = self.cofactors(list[i].a, l as u32);
             let (b0, b1) = self.cofactors(list[i].b, l as u32);
-            cofactors.push([(a0, b0), (a1, b1)]);
+            children.extend([self.child(op, a0, b0), self.child(op, a1, b1)]);
         }
-        for i in 0..n {
-            for j in hinted(i, n, AHEAD) {
-                for (a, b) in open_pairs(op, cofactors[j]) {
-                    self.cache.prefetch(op, a, b, 0);
-                    self.table.nodes().prefetch(a);
-                    self.table.nodes().prefetch(b);
+        let (m, shift) = (children.len(), self.cache.shift);
+        children.extend([Child::node(0); PAD]);
+        let hint = |s: &Self, lv: &Levels<2>, c: Child, d: usize| {
+            if c.open() {
+                match d {
+                    PAD => {
+                        s.cache.prefetch_at(c.slot as usize);
+                        s.table.nodes().prefetch(c.a);
+                        s.table.nodes().prefetch(c.b);
+                    }
+                    AHEAD => lv.prefetch_slot(c.level as usize, c.hash),
+                    _ => lv.prefetch_req(c.level as usize, c.hash),
                 }
             }
-            for j in hinted(i, n, AHEAD / 2) {
-                for (a, b) in open_pairs(op, cofactors[j]) {
-                    lv.prefetch_slot(self.request_level(a, b), a, b);
-                }
+        };
+        for d in [PAD, AHEAD, AHEAD / 2] {
+            children[..d.min(m)].iter().for_each(|&c| hint(self, lv, c, d));
+        }
+        for k in 0..m {
+            for d in [PAD, AHEAD, AHEAD / 2] {
+                hint(self, lv, children[k + d], d);
             }
-            for j in hinted(i, n, AHEAD / 4) {
-                for (a, b) in open_pairs(op, cofactors[j]) {
-                    lv.prefetch_req(self.request_level(a, b), a, b);
-                }
-            }
-            let [(a0, b0), (a1, b1)] = cofactors[i];
-            let kids = self.apply_child(lv, op, a0, b0).and_then(|lo| Ok([lo, self.apply_child(lv, op, a1, b1)?]));
-            match kids {
-                Ok([lo, hi]) => (list[i].kids, list[i].at) = ([lo.0, hi.0], [lo.1, hi.1]),
+            match self.apply_child(lv, op, children[k], shift) {
+                Ok(kid) => (list[k / 2].kids[k % 2], list[k / 2].at[k % 2]) = kid,
                 Err(e) => {
                     lv.reqs[l] = list;
                     return Err(e);
@@ -422,33 +490,39 @@ impl Manager {
     }
 
     /// Make the node of each request of `list` (level `l`) from its
-    /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
-    /// keep it in the request's `a` (index groups and cache entries hinted
-    /// ahead, then the records the lookups compare).
+    /// children `made[i]`, cache it under `(op, a, b, id)` and keep it in
+    /// the request's `a` (index groups and cache entries hinted ahead, then
+    /// the records the lookups compare).
     fn make_nodes<const K: usize>(
         &mut self,
         list: &mut [Req<K>],
         l: u32,
         (op, id): (Op, u32),
-        kids: impl Fn(usize, &Req<K>) -> (u32, u32),
+        made: &[Made],
     ) -> Result<(), Full> {
         let n = list.len();
+        let home = |s: &Self, req: &Req<K>, m: &Made| {
+            if m.low != m.high {
+                s.table.prefetch_home(m.hash);
+            }
+            s.cache.prefetch(op, req.a, req.b, id);
+        };
+        let candidates = |s: &Self, j: usize| {
+            if made[j].low != made[j].high {
+                s.table.prefetch_candidates(made[j].hash);
+            }
+        };
+        (0..AHEAD.min(n)).for_each(|j| home(self, &list[j], &made[j]));
+        (0..(AHEAD / 2).min(n)).for_each(|j| candidates(self, j));
         for i in 0..n {
-            for j in hinted(i, n, AHEAD) {
-                let (lo, hi) = kids(j, &list[j]);
-                if lo != hi {
-                    self.table.prefetch_home(l, lo, hi);
-                }
-                self.cache.prefetch(op, list[j].a, list[j].b, id);
+            if i + AHEAD < n {
+                home(self, &list[i + AHEAD], &made[i + AHEAD]);
             }
-            for j in hinted(i, n, AHEAD / 2) {
-                let (lo, hi) = kids(j, &list[j]);
-                if lo != hi {
-                    self.table.prefetch_candidates(l, lo, hi);
-                }
+            if i + AHEAD / 2 < n {
+                candidates(self, i + AHEAD / 2);
             }
-            let (lo, hi) = kids(i, &list[i]);
-            let x = self.mk(l, lo, hi)?;
+            let Made { low, high, hash } = made[i];
+            let x = if low == high { low } else { self.mk_hashed(l, low, high, hash)? };
             self.cache.put(op, list[i].a, list[i].b, id, x);
             list[i].a = x;
         }
@@ -556,10 +630,13 @@ impl Manager {
         }
         let mut joined = std::mem::take(&mut bfs.joined);
         let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
+        let mut made = std::mem::take(&mut bfs.made);
         if r.is_ok() {
-            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
+            made.clear();
+            made.extend(joined.chunks_exact(2).map(|k| Made::of(l as u32, k[0], k[1])));
+            r = self.make_nodes(&mut list, l as u32, (op, id), &made);
         }
-        (bfs.joins, bfs.joined) = (joins, joined);
+        (bfs.joins, bfs.joined, bfs.made) = (joins, joined, made);
         lv.reqs[l] = list;
         r
     }

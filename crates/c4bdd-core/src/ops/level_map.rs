@@ -5,19 +5,26 @@ use crate::prefetch::prefetch;
 
 /// Open-addressed map from a request's key to its index in its level's
 /// list: a slot holds the index plus one, 0 if empty. The map keeps no
-/// keys: the caller gives a key's hash with a test `same(i)` of whether
-/// request `i` has that key, and `hash_of(i)` to place request `i` again.
-/// The map stays at most half full.
+/// keys: the caller gives a key's hash (made by [`mix`]) with a test
+/// `same(i)` of whether request `i` has that key, and `hash_of(i)` to place
+/// request `i` again. The map stays at most half full.
 #[derive(Default)]
 pub(crate) struct LevelMap {
     slots: Vec<u32>,
 }
 
+/// The hash of a 64-bit key, as the map takes it: its high half spread
+/// over every bit of the key.
+#[inline(always)]
+pub(crate) fn mix(key: u64) -> u64 {
+    let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
 impl LevelMap {
     #[inline(always)]
     fn slot(&self, hash: u64) -> usize {
-        let h = hash.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 32) as usize & (self.slots.len() - 1)
+        (hash >> 32) as usize & (self.slots.len() - 1)
     }
 
     /// Hint the home slot of `hash`.
@@ -127,7 +134,7 @@ mod tests {
     /// found again after the map grows, and gone after either kind of clear.
     #[test]
     fn keys_are_found_told_apart_and_cleared() {
-        let hash = |k: u64| k / 8;
+        let hash = |k: u64| mix(k / 8);
         for (n, spare) in [(1000u64, 0usize), (20, 1 << 12)] {
             let mut map = LevelMap { slots: vec![0; spare] };
             let mut list: Vec<u64> = Vec::new();

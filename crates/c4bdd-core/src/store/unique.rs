@@ -144,10 +144,10 @@ impl NodeTable {
     }
 
     /// The index of the node `(level, low, high)`, created if absent.
-    /// The caller has already applied the reduction rule `low != high`.
+    /// The caller has already applied the reduction rule `low != high`; `h`
+    /// is the key's [`hash`].
     #[inline]
-    pub fn find_or_insert(&mut self, level: u32, low: u32, high: u32) -> Result<u32, Full> {
-        let h = hash(level, low, high);
+    pub fn find_or_insert(&mut self, level: u32, low: u32, high: u32, h: u64) -> Result<u32, Full> {
         let nodes = self.arena.nodes();
         let is_key = |i: u32| {
             let n = nodes.get(i);
@@ -217,19 +217,19 @@ impl NodeTable {
         }
     }
 
-    /// Hint the index group where a lookup of `(level, low, high)` starts.
+    /// Hint the index group where a lookup of a key of [`hash`] `h` starts.
     #[inline(always)]
-    pub fn prefetch_home(&self, level: u32, low: u32, high: u32) {
-        self.index.prefetch(hash(level, low, high));
+    pub fn prefetch_home(&self, h: u64) {
+        self.index.prefetch(h);
     }
 
-    /// Hint the records of the nodes that a lookup of `(level, low, high)`
+    /// Hint the records of the nodes that a lookup of a key of [`hash`] `h`
     /// compares first (those its home group's tags name): this reads the
     /// group, so hint it earlier with [`NodeTable::prefetch_home`].
     #[inline(always)]
-    pub fn prefetch_candidates(&self, level: u32, low: u32, high: u32) {
+    pub fn prefetch_candidates(&self, h: u64) {
         let nodes = self.arena.nodes();
-        self.index.home_matches(hash(level, low, high), |i| nodes.prefetch(i));
+        self.index.home_matches(h, |i| nodes.prefetch(i));
     }
 
     /// Whether the node in slot `i` is in the index.
