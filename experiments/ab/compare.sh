@@ -2,7 +2,7 @@
 # Two c4bdd binaries side by side on the same jobs, alternating, round after
 # round: the measurement that a change to the code costs no speed.
 #
-# usage: experiments/ab/compare.sh OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB...
+# usage: experiments/ab/compare.sh [--paired] OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB...
 #   JOB is PASS:BOARD:THREADS[:ORDER[:TRAVERSAL]], e.g. count:7x4:1,
 #   solve:6x5:2:center-out or solve:6x4:1:center-out:breadth-first,
 #   or parts:BOARD:THREADS:ORDER:TOP:CELLS, the partitioned pass alone, e.g.
@@ -11,7 +11,10 @@
 #   copies, then `solve --parts CELLS` down to ply 0 timed
 #
 # In odd rounds the old binary runs each job first, in even rounds the new one,
-# so that the machine's drift meets both alike. Writes OUT_DIR/times.csv
+# so that the machine's drift meets both alike. With --paired, both run each
+# job at the same time, each pinned to a core of its own (old on core 0 in odd
+# rounds, on core 1 in even ones): a drift of the machine's speed then meets
+# both in the same seconds, and the two share the last-level cache and memory. Writes OUT_DIR/times.csv
 # (round, job, binary, wall_s, cpu_s, max_rss_kb, own_s: the program's own
 # reported time) and OUT_DIR/meta.txt (command, both binaries' versions and
 # checksums, machine), and stops with an error when the two binaries' per-ply
@@ -20,7 +23,9 @@
 set -euo pipefail
 # shellcheck source=../meta.sh
 . "$(dirname "$0")/../meta.sh"
-[ $# -ge 5 ] || { echo "usage: $0 OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB..." >&2; exit 2; }
+paired=
+[ "${1:-}" = --paired ] && { paired=1; shift; }
+[ $# -ge 5 ] || { echo "usage: $0 [--paired] OUT_DIR ROUNDS OLD_BIN NEW_BIN JOB..." >&2; exit 2; }
 out=$1; rounds=$2; old=$3; new=$4; shift 4
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive integer: '$rounds'" >&2; exit 2; }
 for bin in "$old" "$new"; do
@@ -33,7 +38,7 @@ for job in "$@"; do
 done
 mkdir -p "$out"
 {
-  echo "command: $0 $out $rounds $old $new $*"
+  echo "command: $0 ${paired:+--paired }$out $rounds $old $new $*"
   meta_date
   meta_binary old "$old"
   meta_binary new "$new"
@@ -67,10 +72,10 @@ seed() {
     { echo "the whole pass of $1 failed:" >&2; tail -3 "$scratch/seed.log" >&2; exit 1; }
 }
 
-# run ROUND JOB N LABEL BIN: time one run of job number N, append its row,
-# keep its results.
+# run ROUND JOB N LABEL BIN [CORE]: time one run of job number N (pinned to
+# CORE when given), append its row, keep its results.
 run() {
-  local round=$1 job=$2 n=$3 label=$4 bin=$5
+  local round=$1 job=$2 n=$3 label=$4 bin=$5 core=${6:-}
   local pass board threads order top cells w h
   IFS=: read -r pass board threads order top cells <<< "$job"
   local traversal=
@@ -82,17 +87,19 @@ run() {
   w=${board%x*}; h=${board#*x}
   local args=("$pass" -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv")
   if [ "$pass" = parts ]; then
-    rm -rf "$scratch/ck" && cp -r "$scratch/seed-$n" "$scratch/ck"
+    rm -rf "$scratch/ck-$label" && cp -r "$scratch/seed-$n" "$scratch/ck-$label"
     args=(solve -W "$w" -H "$h" --threads "$threads" --csv "$scratch/$label.csv"
-      --checkpoint "$scratch/ck" --down-to 0 --parts "$cells")
+      --checkpoint "$scratch/ck-$label" --down-to 0 --parts "$cells")
   fi
   [ -n "$order" ] && args+=(--order "$order")
   [ -n "$traversal" ] && args+=(--traversal "$traversal")
-  /usr/bin/time -f '%e %U %S %M' -o "$scratch/time" "$bin" "${args[@]}" > "$scratch/log" 2>&1 ||
-    { echo "$label $job failed:" >&2; tail -3 "$scratch/log" >&2; exit 1; }
+  local pin=()
+  [ -n "$core" ] && pin=(taskset -c "$core")
+  /usr/bin/time -f '%e %U %S %M' -o "$scratch/$label.time" "${pin[@]}" "$bin" "${args[@]}" > "$scratch/$label.log" 2>&1 ||
+    { echo "$label $job failed:" >&2; tail -3 "$scratch/$label.log" >&2; exit 1; }
   local own
-  own=$(sed -n 's/^time \([0-9.]*\) s.*/\1/p' "$scratch/log")
-  read -r wall user sys rss < "$scratch/time"
+  own=$(sed -n 's/^time \([0-9.]*\) s.*/\1/p' "$scratch/$label.log")
+  read -r wall user sys rss < "$scratch/$label.time"
   local cpu
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   # A parts job names its cells with commas: the field is quoted.
@@ -106,7 +113,11 @@ for round in $(seq "$rounds"); do
   n=0
   for job in "$@"; do
     n=$((n + 1))
-    if [ $((round % 2)) -eq 1 ]; then
+    if [ -n "$paired" ]; then
+      run "$round" "$job" $n old "$old" $((1 - round % 2)) & first=$!
+      run "$round" "$job" $n new "$new" $((round % 2)) || exit 1
+      wait "$first" || exit 1
+    elif [ $((round % 2)) -eq 1 ]; then
       run "$round" "$job" $n old "$old"; run "$round" "$job" $n new "$new"
     else
       run "$round" "$job" $n new "$new"; run "$round" "$job" $n old "$old"

@@ -44,9 +44,10 @@ use crate::store::unique::Full;
 pub(crate) const NODE: u16 = u16::MAX;
 /// How many requests ahead a walk hints the memory it will read.
 const AHEAD: usize = 12;
-/// How many children ahead a binary walk hints their cache entries and
-/// records (two children a request), and the padding of its children.
-const PAD: usize = 2 * AHEAD;
+/// The requests a walk keeps worked out ahead of the one it works on (their
+/// children, or the nodes to make), in a ring: a power of two above [`AHEAD`].
+const RING: usize = 16;
+const _: () = assert!(RING.is_power_of_two() && RING > AHEAD);
 /// Most requests a level's list (and items a scratch list) keeps room for
 /// between walks: a walk that needed more gives its memory back, so that
 /// the tables hold between walks at most a few megabytes per level and
@@ -79,9 +80,7 @@ type Kid = (u32, u16);
 /// cofactored: by `level`, the node `a` ([`Child::NODE`]), the negation of
 /// `a` still to make ([`Child::NEGATE`]), or the open pair `(a, b)` (its
 /// operands ordered) whose request is at `level` and whose cache entry is
-/// at `slot` (for the cache's size then). A walk's list of children ends
-/// in [`PAD`] nodes, so that it hints the child [`AHEAD`] places on without
-/// a bound check.
+/// at `slot` (for the cache's size then).
 #[derive(Clone, Copy)]
 struct Child {
     a: u32,
@@ -264,11 +263,8 @@ impl<const K: usize> Levels<K> {
 pub(crate) struct Bfs {
     apply: Levels<2>,
     pair: Levels<4>,
-    /// A level's children (binary operations) or products (in-place).
-    children: Vec<Child>,
+    /// A level's products (in-place).
     products: Vec<[(u32, u32); 4]>,
-    /// A level's nodes to make.
-    made: Vec<Made>,
     /// A level's joins, and their results.
     joins: Vec<(u32, u32)>,
     joined: Vec<u32>,
@@ -279,8 +275,6 @@ impl Bfs {
     pub(crate) fn bytes(&self) -> usize {
         self.apply.bytes()
             + self.pair.bytes()
-            + self.children.capacity() * size_of::<Child>()
-            + self.made.capacity() * size_of::<Made>()
             + self.products.capacity() * size_of::<[(u32, u32); 4]>()
             + self.joins.capacity() * size_of::<(u32, u32)>()
             + self.joined.capacity() * size_of::<u32>()
@@ -291,8 +285,6 @@ impl Bfs {
     fn trim(&mut self) {
         self.apply.trim();
         self.pair.trim();
-        trim_scratch(&mut self.children);
-        trim_scratch(&mut self.made);
         trim_scratch(&mut self.products);
         trim_scratch(&mut self.joins);
         trim_scratch(&mut self.joined);
@@ -389,7 +381,7 @@ impl Manager {
     fn apply_batch(&mut self, bfs: &mut Bfs, op: Op, pairs: &[(u32, u32)], out: &mut Vec<u32>) -> Result<(), Full> {
         let mut lv = std::mem::take(&mut bfs.apply);
         lv.prepare(self.var_count());
-        let r = self.apply_levels(&mut lv, (&mut bfs.children, &mut bfs.made), op, pairs, out);
+        let r = self.apply_levels(&mut lv, op, pairs, out);
         self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
         lv.clear();
         bfs.apply = lv;
@@ -400,7 +392,6 @@ impl Manager {
     fn apply_levels(
         &mut self,
         lv: &mut Levels<2>,
-        (children, made): (&mut Vec<Child>, &mut Vec<Made>),
         op: Op,
         pairs: &[(u32, u32)],
         out: &mut Vec<u32>,
@@ -418,18 +409,16 @@ impl Manager {
         }
         for l in lv.top..lv.reqs.len() {
             lv.clear_map(l);
-            if let Err(e) = self.expand_apply(lv, children, op, l) {
+            if let Err(e) = self.expand_apply(lv, op, l) {
                 lv.clear_maps(l + 1);
                 return Err(e);
             }
         }
         for l in (lv.top..lv.reqs.len()).rev() {
             let mut list = std::mem::take(&mut lv.reqs[l]);
-            made.clear();
-            made.extend(list.iter().map(|req| {
-                Made::of(l as u32, lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
-            }));
-            let r = self.make_nodes(&mut list, l as u32, (op, 0), made);
+            let r = self.make_nodes(&mut list, l as u32, (op, 0), |_, req| {
+                (lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
+            });
             lv.reqs[l] = list;
             r?;
         }
@@ -438,50 +427,61 @@ impl Manager {
         Ok(())
     }
 
-    /// Expand level `l` of a binary operation: first each request's two
-    /// children worked out (records hinted ahead), then each child looked
-    /// up (cache entries, records, map slots and the requests they name
-    /// hinted ahead).
-    fn expand_apply(&mut self, lv: &mut Levels<2>, children: &mut Vec<Child>, op: Op, l: usize) -> Result<(), Full> {
+    /// Expand level `l` of a binary operation, request by request, each
+    /// request's records hinted `2 AHEAD` requests before it is worked on,
+    /// its children worked out (and their cache entries and records hinted)
+    /// `AHEAD` before, their map slots hinted `AHEAD / 2` before and the
+    /// requests those name `AHEAD / 4` before.
+    fn expand_apply(&mut self, lv: &mut Levels<2>, op: Op, l: usize) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
-        let n = list.len();
-        children.clear();
-        for i in 0..n {
-            for j in hinted(i, n, AHEAD) {
-                self.table.nodes().prefetch(list[j].a);
-                self.table.nodes().prefetch(list[j].b);
-            }
-            let (a0, a1) = self.cofactors(list[i].a, l as u32);
-            let (b0, b1) = self.cofactors(list[i].b, l as u32);
-            children.extend([self.child(op, a0, b0), self.child(op, a1, b1)]);
-        }
-        let (m, shift) = (children.len(), self.cache.shift);
-        children.extend([Child::node(0); PAD]);
-        let hint = |s: &Self, lv: &Levels<2>, c: Child, d: usize| {
-            if c.open() {
-                match d {
-                    PAD => {
-                        s.cache.prefetch_at(c.slot as usize);
-                        s.table.nodes().prefetch(c.a);
-                        s.table.nodes().prefetch(c.b);
-                    }
-                    AHEAD => lv.prefetch_slot(c.level as usize, c.hash),
-                    _ => lv.prefetch_req(c.level as usize, c.hash),
-                }
-            }
+        let (n, shift) = (list.len(), self.cache.shift);
+        let mut ring = [[Child::node(0); 2]; RING];
+        let records = |s: &Self, req: &Req<2>| {
+            s.table.nodes().prefetch(req.a);
+            s.table.nodes().prefetch(req.b);
         };
-        for d in [PAD, AHEAD, AHEAD / 2] {
-            children[..d.min(m)].iter().for_each(|&c| hint(self, lv, c, d));
-        }
-        for k in 0..m {
-            for d in [PAD, AHEAD, AHEAD / 2] {
-                hint(self, lv, children[k + d], d);
+        let work = |s: &Self, req: &Req<2>| {
+            let ((a0, a1), (b0, b1)) = (s.cofactors(req.a, l as u32), s.cofactors(req.b, l as u32));
+            let children = [s.child(op, a0, b0), s.child(op, a1, b1)];
+            for c in children.iter().filter(|c| c.open()) {
+                s.cache.prefetch_at(c.slot as usize);
+                s.table.nodes().prefetch(c.a);
+                s.table.nodes().prefetch(c.b);
             }
-            match self.apply_child(lv, op, children[k], shift) {
-                Ok(kid) => (list[k / 2].kids[k % 2], list[k / 2].at[k % 2]) = kid,
-                Err(e) => {
-                    lv.reqs[l] = list;
-                    return Err(e);
+            children
+        };
+        let slots = |lv: &Levels<2>, children: &[Child; 2]| {
+            children.iter().filter(|c| c.open()).for_each(|c| lv.prefetch_slot(c.level as usize, c.hash));
+        };
+        let reqs = |lv: &Levels<2>, children: &[Child; 2]| {
+            children.iter().filter(|c| c.open()).for_each(|c| lv.prefetch_req(c.level as usize, c.hash));
+        };
+        list.iter().take(2 * AHEAD).for_each(|req| records(self, req));
+        for (j, req) in list.iter().enumerate().take(AHEAD) {
+            ring[j] = work(self, req);
+        }
+        ring.iter().take(n.min(AHEAD / 2)).for_each(|c| slots(lv, c));
+        ring.iter().take(n.min(AHEAD / 4)).for_each(|c| reqs(lv, c));
+        for i in 0..n {
+            if let Some(req) = list.get(i + 2 * AHEAD) {
+                records(self, req);
+            }
+            if let Some(req) = list.get(i + AHEAD) {
+                ring[(i + AHEAD) % RING] = work(self, req);
+            }
+            if i + AHEAD / 2 < n {
+                slots(lv, &ring[(i + AHEAD / 2) % RING]);
+            }
+            if i + AHEAD / 4 < n {
+                reqs(lv, &ring[(i + AHEAD / 4) % RING]);
+            }
+            for (k, &c) in ring[i % RING].iter().enumerate() {
+                match self.apply_child(lv, op, c, shift) {
+                    Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
+                    Err(e) => {
+                        lv.reqs[l] = list;
+                        return Err(e);
+                    }
                 }
             }
         }
@@ -490,38 +490,46 @@ impl Manager {
     }
 
     /// Make the node of each request of `list` (level `l`) from its
-    /// children `made[i]`, cache it under `(op, a, b, id)` and keep it in
-    /// the request's `a` (index groups and cache entries hinted ahead, then
-    /// the records the lookups compare).
+    /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
+    /// keep it in the request's `a`: request by request, each one's key
+    /// worked out (and its index group and cache entry hinted) `AHEAD`
+    /// requests before it is made, the records its lookup compares hinted
+    /// `AHEAD / 2` before.
     fn make_nodes<const K: usize>(
         &mut self,
         list: &mut [Req<K>],
         l: u32,
         (op, id): (Op, u32),
-        made: &[Made],
+        kids: impl Fn(usize, &Req<K>) -> (u32, u32),
     ) -> Result<(), Full> {
         let n = list.len();
-        let home = |s: &Self, req: &Req<K>, m: &Made| {
-            if m.low != m.high {
-                s.table.prefetch_home(m.hash);
+        let mut ring = [Made { low: 0, high: 0, hash: 0 }; RING];
+        let work = |s: &Self, j: usize, req: &Req<K>| {
+            let (low, high) = kids(j, req);
+            let made = Made::of(l, low, high);
+            if low != high {
+                s.table.prefetch_home(made.hash);
             }
             s.cache.prefetch(op, req.a, req.b, id);
+            made
         };
-        let candidates = |s: &Self, j: usize| {
-            if made[j].low != made[j].high {
-                s.table.prefetch_candidates(made[j].hash);
+        let candidates = |s: &Self, m: &Made| {
+            if m.low != m.high {
+                s.table.prefetch_candidates(m.hash);
             }
         };
-        (0..AHEAD.min(n)).for_each(|j| home(self, &list[j], &made[j]));
-        (0..(AHEAD / 2).min(n)).for_each(|j| candidates(self, j));
+        for (j, req) in list.iter().enumerate().take(AHEAD) {
+            ring[j] = work(self, j, req);
+        }
+        ring.iter().take(n.min(AHEAD / 2)).for_each(|m| candidates(self, m));
         for i in 0..n {
-            if i + AHEAD < n {
-                home(self, &list[i + AHEAD], &made[i + AHEAD]);
+            if let Some(req) = list.get(i + AHEAD) {
+                ring[(i + AHEAD) % RING] = work(self, i + AHEAD, req);
             }
             if i + AHEAD / 2 < n {
-                candidates(self, i + AHEAD / 2);
+                candidates(self, &ring[(i + AHEAD / 2) % RING]);
             }
-            let Made { low, high, hash } = made[i];
+            let Made { low, high, hash } = ring[i % RING];
             let x = if low == high { low } else { self.mk_hashed(l, low, high, hash)? };
             self.cache.put(op, list[i].a, list[i].b, id, x);
             list[i].a = x;
@@ -630,13 +638,10 @@ impl Manager {
         }
         let mut joined = std::mem::take(&mut bfs.joined);
         let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
-        let mut made = std::mem::take(&mut bfs.made);
         if r.is_ok() {
-            made.clear();
-            made.extend(joined.chunks_exact(2).map(|k| Made::of(l as u32, k[0], k[1])));
-            r = self.make_nodes(&mut list, l as u32, (op, id), &made);
+            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
         }
-        (bfs.joins, bfs.joined, bfs.made) = (joins, joined, made);
+        (bfs.joins, bfs.joined) = (joins, joined);
         lv.reqs[l] = list;
         r
     }

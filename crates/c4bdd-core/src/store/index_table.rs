@@ -78,26 +78,46 @@ fn tag_of(h: u64) -> u8 {
     ((h >> 32) as u8).max(1)
 }
 
-/// The high bit of each byte of `x` that is zero.
-#[inline(always)]
-fn zero_bytes(x: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
-}
+/// The slots of a group in [`scan`]'s masks.
+const SLOTS_MASK: u32 = (1 << GROUP_SLOTS) - 1;
 
-/// The high bits of the bytes of a group's slots in [`scan`]'s masks.
-const SLOTS_MASK: u128 = (1u128 << (8 * GROUP_SLOTS)) - 1;
-
-/// Bit `8 k + 7` set for each of the group's slots `k` whose tag is `tag`,
-/// and likewise (in the second value) for each whose tag is unset.
+/// Bit `k` set for each of the group's slots `k` whose tag is `tag`, and
+/// likewise (in the second value) for each whose tag is unset.
 #[inline(always)]
-fn scan(group: &Group, tag: u8) -> (u128, u128) {
+fn scan(group: &Group, tag: u8) -> (u32, u32) {
     let lo = group.tags[0].load(Ordering::Acquire);
     let hi = group.tags[1].load(Ordering::Acquire);
-    let spread = 0x0101_0101_0101_0101u64 * tag as u64;
-    let matching = zero_bytes(lo ^ spread) as u128 | (zero_bytes(hi ^ spread) as u128) << 64;
-    let unset = zero_bytes(lo) as u128 | (zero_bytes(hi) as u128) << 64;
+    let (matching, unset) = byte_masks([lo, hi], tag);
     (matching & SLOTS_MASK, unset & SLOTS_MASK)
+}
+
+/// Bit `k` set for each byte `k` of `words` (little-endian) equal to `tag`,
+/// and (second) for each equal to 0.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn byte_masks(words: [u64; 2], tag: u8) -> (u32, u32) {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128};
+    // SAFETY: SSE2, which these intrinsics need, is part of x86_64.
+    unsafe {
+        let v = _mm_set_epi64x(words[1] as i64, words[0] as i64);
+        let matching = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(tag as i8)));
+        let unset = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+        (matching as u32, unset as u32)
+    }
+}
+
+/// Bit `k` set for each byte `k` of `words` (little-endian) equal to `tag`,
+/// and (second) for each equal to 0.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn byte_masks(words: [u64; 2], tag: u8) -> (u32, u32) {
+    let (mut matching, mut unset) = (0, 0);
+    for k in 0..16 {
+        let byte = (words[k / 8] >> (8 * (k % 8))) as u8;
+        matching |= ((byte == tag) as u32) << k;
+        unset |= ((byte == 0) as u32) << k;
+    }
+    (matching, unset)
 }
 
 impl IndexTable {
@@ -142,10 +162,10 @@ impl IndexTable {
         loop {
             let group = self.group(h, at.step);
             let (matching, unset) = scan(group, tag);
-            let after = !0u128 << (8 * at.slot);
+            let after = !0u32 << at.slot;
             let mut m = matching & after;
             while m != 0 {
-                let k = m.trailing_zeros() as usize / 8;
+                let k = m.trailing_zeros() as usize;
                 let i = group.index[k].load(Ordering::Relaxed);
                 if is_key(i) {
                     return Ok(i);
@@ -155,7 +175,7 @@ impl IndexTable {
             // Slots whose tag is not yet written: empty, or just filled by another thread.
             let mut u = unset & after;
             while u != 0 {
-                let k = u.trailing_zeros() as usize / 8;
+                let k = u.trailing_zeros() as usize;
                 let i = group.index[k].load(Ordering::Acquire);
                 if i == 0 {
                     return Err(Vacancy { step: at.step, slot: k });
@@ -224,7 +244,7 @@ impl IndexTable {
         let group = self.group(h, 0);
         let (mut m, _) = scan(group, tag_of(h));
         while m != 0 {
-            each(group.index[m.trailing_zeros() as usize / 8].load(Ordering::Relaxed));
+            each(group.index[m.trailing_zeros() as usize].load(Ordering::Relaxed));
             m &= m - 1;
         }
     }
@@ -299,6 +319,20 @@ mod tests {
         let filled =
             t.groups.iter().flat_map(|g| g.index.iter()).filter(|i| i.load(std::sync::atomic::Ordering::Relaxed) != 0);
         assert_eq!(filled.count(), 598);
+    }
+
+    /// The masks of a group's tags, against each byte read one by one.
+    #[test]
+    fn byte_masks_mark_the_bytes_equal_to_the_tag_and_to_zero() {
+        let words = [0x0011_2233_0044_5566u64, 0x7700_8899_AA00_BB22];
+        for tag in [0x22u8, 0x00, 0x77, 0x01, 0x66] {
+            let (matching, unset) = super::byte_masks(words, tag);
+            for k in 0..16 {
+                let byte = (words[k / 8] >> (8 * (k % 8))) as u8;
+                assert_eq!(matching >> k & 1 == 1, byte == tag, "tag {tag:#x}, byte {k}");
+                assert_eq!(unset >> k & 1 == 1, byte == 0, "byte {k}");
+            }
+        }
     }
 
     #[test]

@@ -236,6 +236,7 @@ impl Arena {
     }
 
     /// Make every level below `levels` known to the lists and claims.
+    #[inline]
     pub fn cover_levels(&mut self, levels: usize) {
         if self.words.len() < levels {
             self.words.resize_with(levels, Vec::new);
