@@ -58,7 +58,7 @@ done
 {
   echo "command: $invocation"
   meta_date
-  echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
+  echo "c4bdd commit: $(git -C "$root" rev-parse HEAD)$(git -C "$root" diff --quiet HEAD -- src crates Cargo.toml Cargo.lock || echo ' (with uncommitted changes)')"
   echo "artifact commit: $(git -C "$art" rev-parse HEAD 2> /dev/null || echo 'not a git checkout')"
   echo "artifact sources sha256: $(cat "$art"/src/bdd/*.[ch] "$art"/src/connect4/search/*.c | sha256sum | cut -d' ' -f1)"
   echo "artifact compiler: $(clang --version | head -1)"

@@ -13,7 +13,12 @@
 //!
 //! All requests of a level are known before the level is walked, so each
 //! walk hints the records, cache entries, map slots and index groups of the
-//! requests [`AHEAD`] places on while it works on the current one. An
+//! requests up to `2 AHEAD` places on while it works on the current one.
+//! What a request's step needs (its children or products with their cache
+//! slots and hashes, or its node's key and hash) is worked out once, `AHEAD`
+//! requests before the step, and kept in a ring of [`RING`] requests until
+//! the step and its hints read it: a walk's instructions, not only its
+//! loads, bound its time. An
 //! in-place product's step joins two products with `or`: the joins of a
 //! level run as one breadth-first batch of `or`s before its nodes are made.
 //!
@@ -30,12 +35,12 @@
 //! requests of each kind: once it holds them, a child that is no request
 //! yet is made where the walk meets it, by the depth-first body.
 
+mod apply;
+mod pair;
+
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
-use crate::ops::apply::apply_missed;
 use crate::ops::level_map::{mix, LevelMap};
-use crate::ops::pairing::{pair_missed, pair_split};
-use crate::parallel::recursor::Seq;
 use crate::prefetch::prefetch;
 use crate::store::unique::Full;
 
@@ -54,19 +59,6 @@ const _: () = assert!(RING.is_power_of_two() && RING > AHEAD);
 /// not the largest walk's size at every level.
 const KEEP: usize = 1 << 16;
 
-/// The items step `i` of a walk over `n` hints, `d` ahead: the first `d + 1`
-/// at step 0, then the one `d` places on.
-#[inline(always)]
-fn hinted(i: usize, n: usize, d: usize) -> std::ops::Range<usize> {
-    if i == 0 {
-        0..(d + 1).min(n)
-    } else if i + d < n {
-        i + d..i + d + 1
-    } else {
-        0..0
-    }
-}
-
 /// A map key: a request's two operands.
 #[inline(always)]
 fn key(a: u32, b: u32) -> u64 {
@@ -76,35 +68,6 @@ fn key(a: u32, b: u32) -> u64 {
 /// A child: node `.0` if `.1` is [`NODE`], else request `.0` of level `.1`.
 type Kid = (u32, u16);
 
-/// A child of a binary step, worked out once when its parent is
-/// cofactored: by `level`, the node `a` ([`Child::NODE`]), the negation of
-/// `a` still to make ([`Child::NEGATE`]), or the open pair `(a, b)` (its
-/// operands ordered) whose request is at `level` and whose cache entry is
-/// at `slot` (for the cache's size then).
-#[derive(Clone, Copy)]
-struct Child {
-    a: u32,
-    b: u32,
-    level: u32,
-    slot: u32,
-    /// The request's hash in its level's map.
-    hash: u64,
-}
-
-impl Child {
-    const NODE: u32 = u32::MAX;
-    const NEGATE: u32 = u32::MAX - 1;
-    /// A child that is the node `x`.
-    const fn node(x: u32) -> Child {
-        Child { a: x, b: 0, level: Child::NODE, slot: 0, hash: 0 }
-    }
-
-    #[inline(always)]
-    fn open(&self) -> bool {
-        self.level < Child::NEGATE
-    }
-}
-
 /// A node to make: its children and the [`hash`](crate::store::unique::hash)
 /// of its key.
 #[derive(Clone, Copy)]
@@ -112,6 +75,14 @@ struct Made {
     low: u32,
     high: u32,
     hash: u64,
+}
+
+impl Made {
+    /// The node `(level, low, high)` to make.
+    #[inline(always)]
+    fn of(level: u32, low: u32, high: u32) -> Made {
+        Made { low, high, hash: crate::store::unique::hash(level, low, high) }
+    }
 }
 
 /// A request: its operands, and its `K` children once expanded (child `k`
@@ -123,14 +94,6 @@ struct Req<const K: usize> {
     b: u32,
     kids: [u32; K],
     at: [u16; K],
-}
-
-impl Made {
-    /// The node `(level, low, high)` to make.
-    #[inline(always)]
-    fn of(level: u32, low: u32, high: u32) -> Made {
-        Made { low, high, hash: crate::store::unique::hash(level, low, high) }
-    }
 }
 
 impl<const K: usize> Req<K> {
@@ -263,8 +226,6 @@ impl<const K: usize> Levels<K> {
 pub(crate) struct Bfs {
     apply: Levels<2>,
     pair: Levels<4>,
-    /// A level's products (in-place).
-    products: Vec<[(u32, u32); 4]>,
     /// A level's joins, and their results.
     joins: Vec<(u32, u32)>,
     joined: Vec<u32>,
@@ -275,7 +236,6 @@ impl Bfs {
     pub(crate) fn bytes(&self) -> usize {
         self.apply.bytes()
             + self.pair.bytes()
-            + self.products.capacity() * size_of::<[(u32, u32); 4]>()
             + self.joins.capacity() * size_of::<(u32, u32)>()
             + self.joined.capacity() * size_of::<u32>()
     }
@@ -285,7 +245,6 @@ impl Bfs {
     fn trim(&mut self) {
         self.apply.trim();
         self.pair.trim();
-        trim_scratch(&mut self.products);
         trim_scratch(&mut self.joins);
         trim_scratch(&mut self.joined);
     }
@@ -341,154 +300,6 @@ impl Manager {
         self.level(a).min(self.level(b)) as usize
     }
 
-    /// The [`Child`] `op(a, b)` of a binary step.
-    #[inline(always)]
-    fn child(&self, op: Op, a: u32, b: u32) -> Child {
-        match Manager::apply_terminal_case(op, a, b) {
-            Some(Ok(x)) => Child::node(x),
-            Some(Err(x)) => Child { level: Child::NEGATE, ..Child::node(x) },
-            None => {
-                let (a, b) = Manager::apply_operands(op, a, b);
-                let (slot, hash) = (self.cache.slot_of(op, a, b, 0) as u32, mix(key(a, b)));
-                Child { a, b, level: self.request_level(a, b) as u32, slot, hash }
-            }
-        }
-    }
-
-    /// A child of a binary step: a node, or a request. `shift` is the
-    /// cache's when `c` was worked out (a slot of another size is taken again).
-    #[inline(always)]
-    fn apply_child(&mut self, lv: &mut Levels<2>, op: Op, c: Child, shift: u32) -> Result<Kid, Full> {
-        match c.level {
-            Child::NODE => return Ok((c.a, NODE)),
-            Child::NEGATE => return self.not_rec(c.a).map(|x| (x, NODE)),
-            _ => {}
-        }
-        let slot = if shift == self.cache.shift { c.slot as usize } else { self.cache.slot_of(op, c.a, c.b, 0) };
-        if let Some(x) = self.cached_at(slot, op, c.a, c.b, 0) {
-            return Ok((x, NODE));
-        }
-        match lv.request_hashed(c.level as usize, (c.a, c.b), c.hash, self.config.max_requests) {
-            Some(kid) => Ok(kid),
-            None => {
-                self.stats.bfs_past_bound += 1;
-                apply_missed(Seq::new(self), op, c.a, c.b, 0).map(|x| (x, NODE))
-            }
-        }
-    }
-
-    /// `op(a, b)` for each pair of `pairs`, into `out` in order.
-    fn apply_batch(&mut self, bfs: &mut Bfs, op: Op, pairs: &[(u32, u32)], out: &mut Vec<u32>) -> Result<(), Full> {
-        let mut lv = std::mem::take(&mut bfs.apply);
-        lv.prepare(self.var_count());
-        let r = self.apply_levels(&mut lv, op, pairs, out);
-        self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
-        lv.clear();
-        bfs.apply = lv;
-        r
-    }
-
-    /// The body of [`Manager::apply_batch`].
-    fn apply_levels(
-        &mut self,
-        lv: &mut Levels<2>,
-        op: Op,
-        pairs: &[(u32, u32)],
-        out: &mut Vec<u32>,
-    ) -> Result<(), Full> {
-        let mut roots = Vec::with_capacity(pairs.len());
-        for &(a, b) in pairs {
-            let (c, shift) = (self.child(op, a, b), self.cache.shift);
-            match self.apply_child(lv, op, c, shift) {
-                Ok(r) => roots.push(r),
-                Err(e) => {
-                    lv.clear_maps(0);
-                    return Err(e);
-                }
-            }
-        }
-        for l in lv.top..lv.reqs.len() {
-            lv.clear_map(l);
-            if let Err(e) = self.expand_apply(lv, op, l) {
-                lv.clear_maps(l + 1);
-                return Err(e);
-            }
-        }
-        for l in (lv.top..lv.reqs.len()).rev() {
-            let mut list = std::mem::take(&mut lv.reqs[l]);
-            let r = self.make_nodes(&mut list, l as u32, (op, 0), |_, req| {
-                (lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
-            });
-            lv.reqs[l] = list;
-            r?;
-        }
-        out.clear();
-        out.extend(roots.iter().map(|&r| lv.resolve(r)));
-        Ok(())
-    }
-
-    /// Expand level `l` of a binary operation, request by request, each
-    /// request's records hinted `2 AHEAD` requests before it is worked on,
-    /// its children worked out (and their cache entries and records hinted)
-    /// `AHEAD` before, their map slots hinted `AHEAD / 2` before and the
-    /// requests those name `AHEAD / 4` before.
-    fn expand_apply(&mut self, lv: &mut Levels<2>, op: Op, l: usize) -> Result<(), Full> {
-        let mut list = std::mem::take(&mut lv.reqs[l]);
-        let (n, shift) = (list.len(), self.cache.shift);
-        let mut ring = [[Child::node(0); 2]; RING];
-        let records = |s: &Self, req: &Req<2>| {
-            s.table.nodes().prefetch(req.a);
-            s.table.nodes().prefetch(req.b);
-        };
-        let work = |s: &Self, req: &Req<2>| {
-            let ((a0, a1), (b0, b1)) = (s.cofactors(req.a, l as u32), s.cofactors(req.b, l as u32));
-            let children = [s.child(op, a0, b0), s.child(op, a1, b1)];
-            for c in children.iter().filter(|c| c.open()) {
-                s.cache.prefetch_at(c.slot as usize);
-                s.table.nodes().prefetch(c.a);
-                s.table.nodes().prefetch(c.b);
-            }
-            children
-        };
-        let slots = |lv: &Levels<2>, children: &[Child; 2]| {
-            children.iter().filter(|c| c.open()).for_each(|c| lv.prefetch_slot(c.level as usize, c.hash));
-        };
-        let reqs = |lv: &Levels<2>, children: &[Child; 2]| {
-            children.iter().filter(|c| c.open()).for_each(|c| lv.prefetch_req(c.level as usize, c.hash));
-        };
-        list.iter().take(2 * AHEAD).for_each(|req| records(self, req));
-        for (j, req) in list.iter().enumerate().take(AHEAD) {
-            ring[j] = work(self, req);
-        }
-        ring.iter().take(n.min(AHEAD / 2)).for_each(|c| slots(lv, c));
-        ring.iter().take(n.min(AHEAD / 4)).for_each(|c| reqs(lv, c));
-        for i in 0..n {
-            if let Some(req) = list.get(i + 2 * AHEAD) {
-                records(self, req);
-            }
-            if let Some(req) = list.get(i + AHEAD) {
-                ring[(i + AHEAD) % RING] = work(self, req);
-            }
-            if i + AHEAD / 2 < n {
-                slots(lv, &ring[(i + AHEAD / 2) % RING]);
-            }
-            if i + AHEAD / 4 < n {
-                reqs(lv, &ring[(i + AHEAD / 4) % RING]);
-            }
-            for (k, &c) in ring[i % RING].iter().enumerate() {
-                match self.apply_child(lv, op, c, shift) {
-                    Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
-                    Err(e) => {
-                        lv.reqs[l] = list;
-                        return Err(e);
-                    }
-                }
-            }
-        }
-        lv.reqs[l] = list;
-        Ok(())
-    }
-
     /// Make the node of each request of `list` (level `l`) from its
     /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
     /// keep it in the request's `a`: request by request, each one's key
@@ -535,115 +346,6 @@ impl Manager {
             list[i].a = x;
         }
         Ok(())
-    }
-
-    /// A product of an in-place step: a node, or a request.
-    #[inline(always)]
-    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Result<Kid, Full> {
-        let start = self.pairings[id as usize].step_start(f, t, |g| self.level(g));
-        let x = match start {
-            Ok(x) => x,
-            Err(node) => return Ok((node, NODE)),
-        };
-        if let Some(node) = self.cached(op, f, t, id) {
-            return Ok((node, NODE));
-        }
-        match lv.request(x as usize, (f, t), self.config.max_requests) {
-            Some(kid) => Ok(kid),
-            None => {
-                self.stats.bfs_past_bound += 1;
-                pair_missed(Seq::new(self), op, (f, t, id), x, 0).map(|x| (x, NODE))
-            }
-        }
-    }
-
-    /// The in-place product `(f, t)` under pairing `id`: expand, then reduce.
-    fn pair_levels(&mut self, bfs: &mut Bfs, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
-        let mut lv = std::mem::take(&mut bfs.pair);
-        lv.prepare(self.var_count());
-        let node = self.pair_walk(bfs, &mut lv, op, (f, t, id));
-        self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
-        lv.clear();
-        bfs.pair = lv;
-        node
-    }
-
-    /// The body of [`Manager::pair_levels`]; on failure every map is empty.
-    fn pair_walk(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
-        let root = self.pair_child(lv, op, f, t, id).inspect_err(|_| lv.clear_maps(0))?;
-        for l in lv.top..lv.reqs.len() {
-            lv.clear_map(l);
-            self.expand_pair(lv, &mut bfs.products, op, (l, id)).inspect_err(|_| lv.clear_maps(l + 1))?;
-        }
-        for l in (lv.top..lv.reqs.len()).rev() {
-            self.reduce_pair(bfs, lv, op, (l, id))?;
-        }
-        Ok(lv.resolve(root))
-    }
-
-    /// Expand level `l` of an in-place product: each request's four
-    /// products (records hinted ahead), then their children (cache
-    /// entries and records hinted ahead).
-    fn expand_pair(
-        &mut self,
-        lv: &mut Levels<4>,
-        products: &mut Vec<[(u32, u32); 4]>,
-        op: Op,
-        (l, id): (usize, u32),
-    ) -> Result<(), Full> {
-        let mut list = std::mem::take(&mut lv.reqs[l]);
-        let n = list.len();
-        products.clear();
-        for i in 0..n {
-            for j in hinted(i, n, AHEAD) {
-                self.table.nodes().prefetch(list[j].a);
-            }
-            let nodes = self.table.nodes();
-            let (f, t) = (list[i].a, list[i].b);
-            let ((f0, f1), into0, into1) = pair_split(op, f, t, l as u32, |g, level| nodes.get(g).cofactors(g, level));
-            products.push([(f0, into0.0), (f1, into0.1), (f0, into1.0), (f1, into1.1)]);
-        }
-        for i in 0..n {
-            for j in hinted(i, n, AHEAD) {
-                for (f, t) in products[j].into_iter().filter(|&(f, t)| f > 1 && t > 1) {
-                    self.cache.prefetch(op, f, t, id);
-                    self.table.nodes().prefetch(f);
-                }
-            }
-            let mut kids = [(0, NODE); 4];
-            for (kid, (f, t)) in kids.iter_mut().zip(products[i]) {
-                match self.pair_child(lv, op, f, t, id) {
-                    Ok(k) => *kid = k,
-                    Err(e) => {
-                        lv.reqs[l] = list;
-                        return Err(e);
-                    }
-                }
-            }
-            (list[i].kids, list[i].at) = (kids.map(|k| k.0), kids.map(|k| k.1));
-        }
-        lv.reqs[l] = list;
-        Ok(())
-    }
-
-    /// Reduce level `l` of an in-place product: the joins of its requests'
-    /// products as one batch of `or`s, then each request's node, cached.
-    fn reduce_pair(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
-        let mut list = std::mem::take(&mut lv.reqs[l]);
-        let mut joins = std::mem::take(&mut bfs.joins);
-        joins.clear();
-        for req in &list {
-            let k: [u32; 4] = std::array::from_fn(|j| lv.resolve((req.kids[j], req.at[j])));
-            joins.extend([(k[0], k[1]), (k[2], k[3])]);
-        }
-        let mut joined = std::mem::take(&mut bfs.joined);
-        let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
-        if r.is_ok() {
-            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
-        }
-        (bfs.joins, bfs.joined) = (joins, joined);
-        lv.reqs[l] = list;
-        r
     }
 }
 

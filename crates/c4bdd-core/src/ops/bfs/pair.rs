@@ -1,0 +1,118 @@
+//! The in-place products' breadth-first walk (see the module above).
+
+use super::{Bfs, Kid, Levels, Req, AHEAD, NODE, RING};
+use crate::cache::computed::Op;
+use crate::manager::{Manager, Step};
+use crate::ops::pairing::{pair_missed, pair_split};
+use crate::parallel::recursor::Seq;
+use crate::store::unique::Full;
+
+impl Manager {
+    /// A product of an in-place step: a node, or a request.
+    #[inline(always)]
+    fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Result<Kid, Full> {
+        let start = self.pairings[id as usize].step_start(f, t, |g| self.level(g));
+        let x = match start {
+            Ok(x) => x,
+            Err(node) => return Ok((node, NODE)),
+        };
+        if let Some(node) = self.cached(op, f, t, id) {
+            return Ok((node, NODE));
+        }
+        match lv.request(x as usize, (f, t), self.config.max_requests) {
+            Some(kid) => Ok(kid),
+            None => {
+                self.stats.bfs_past_bound += 1;
+                pair_missed(Seq::new(self), op, (f, t, id), x, 0).map(|x| (x, NODE))
+            }
+        }
+    }
+
+    /// The in-place product `(f, t)` under pairing `id`: expand, then reduce.
+    pub(super) fn pair_levels(&mut self, bfs: &mut Bfs, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
+        let mut lv = std::mem::take(&mut bfs.pair);
+        lv.prepare(self.var_count());
+        let node = self.pair_walk(bfs, &mut lv, op, (f, t, id));
+        self.stats.bfs_peak_requests = self.stats.bfs_peak_requests.max(lv.held as u64);
+        lv.clear();
+        bfs.pair = lv;
+        node
+    }
+
+    /// The body of [`Manager::pair_levels`]; on failure every map is empty.
+    fn pair_walk(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (f, t, id): (u32, u32, u32)) -> Step {
+        let root = self.pair_child(lv, op, f, t, id).inspect_err(|_| lv.clear_maps(0))?;
+        for l in lv.top..lv.reqs.len() {
+            lv.clear_map(l);
+            self.expand_pair(lv, op, (l, id)).inspect_err(|_| lv.clear_maps(l + 1))?;
+        }
+        for l in (lv.top..lv.reqs.len()).rev() {
+            self.reduce_pair(bfs, lv, op, (l, id))?;
+        }
+        Ok(lv.resolve(root))
+    }
+
+    /// Expand level `l` of an in-place product, request by request, each
+    /// request's record hinted `2 AHEAD` requests before it is worked on,
+    /// its four products worked out (and their cache entries and records
+    /// hinted) `AHEAD` before.
+    fn expand_pair(&mut self, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
+        let mut list = std::mem::take(&mut lv.reqs[l]);
+        let n = list.len();
+        let mut ring = [[(0u32, 0u32); 4]; RING];
+        let work = |s: &Self, req: &Req<4>| {
+            let nodes = s.table.nodes();
+            let split = pair_split(op, req.a, req.b, l as u32, |g, level| nodes.get(g).cofactors(g, level));
+            let ((f0, f1), into0, into1) = split;
+            let products = [(f0, into0.0), (f1, into0.1), (f0, into1.0), (f1, into1.1)];
+            for &(f, t) in products.iter().filter(|&&(f, t)| f > 1 && t > 1) {
+                s.cache.prefetch(op, f, t, id);
+                nodes.prefetch(f);
+            }
+            products
+        };
+        list.iter().take(2 * AHEAD).for_each(|req| self.table.nodes().prefetch(req.a));
+        for (j, req) in list.iter().enumerate().take(AHEAD) {
+            ring[j] = work(self, req);
+        }
+        for i in 0..n {
+            if let Some(req) = list.get(i + 2 * AHEAD) {
+                self.table.nodes().prefetch(req.a);
+            }
+            if let Some(req) = list.get(i + AHEAD) {
+                ring[(i + AHEAD) % RING] = work(self, req);
+            }
+            for (k, &(f, t)) in ring[i % RING].iter().enumerate() {
+                match self.pair_child(lv, op, f, t, id) {
+                    Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
+                    Err(e) => {
+                        lv.reqs[l] = list;
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        lv.reqs[l] = list;
+        Ok(())
+    }
+
+    /// Reduce level `l` of an in-place product: the joins of its requests'
+    /// products as one batch of `or`s, then each request's node, cached.
+    fn reduce_pair(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
+        let mut list = std::mem::take(&mut lv.reqs[l]);
+        let mut joins = std::mem::take(&mut bfs.joins);
+        joins.clear();
+        for req in &list {
+            let k: [u32; 4] = std::array::from_fn(|j| lv.resolve((req.kids[j], req.at[j])));
+            joins.extend([(k[0], k[1]), (k[2], k[3])]);
+        }
+        let mut joined = std::mem::take(&mut bfs.joined);
+        let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
+        if r.is_ok() {
+            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
+        }
+        (bfs.joins, bfs.joined) = (joins, joined);
+        lv.reqs[l] = list;
+        r
+    }
+}
