@@ -166,30 +166,30 @@ impl Manager {
         }
         ring.iter().take(n.min(AHEAD / 2)).for_each(|c| slots(lv, c));
         ring.iter().take(n.min(AHEAD / 4)).for_each(|c| reqs(lv, c));
-        for i in 0..n {
-            if let Some(req) = list.get(i + 2 * AHEAD) {
-                records(self, req);
-            }
-            if let Some(req) = list.get(i + AHEAD) {
-                ring[(i + AHEAD) % RING] = work(self, req);
-            }
-            if i + AHEAD / 2 < n {
-                slots(lv, &ring[(i + AHEAD / 2) % RING]);
-            }
-            if i + AHEAD / 4 < n {
-                reqs(lv, &ring[(i + AHEAD / 4) % RING]);
-            }
-            for (k, &c) in ring[i % RING].iter().enumerate() {
-                match self.apply_child(lv, op, c, shift) {
-                    Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
-                    Err(e) => {
-                        lv.reqs[l] = list;
-                        return Err(e);
+        let walked = 'walk: {
+            for i in 0..n {
+                if let Some(req) = list.get(i + 2 * AHEAD) {
+                    records(self, req);
+                }
+                if let Some(req) = list.get(i + AHEAD) {
+                    ring[(i + AHEAD) % RING] = work(self, req);
+                }
+                if i + AHEAD / 2 < n {
+                    slots(lv, &ring[(i + AHEAD / 2) % RING]);
+                }
+                if i + AHEAD / 4 < n {
+                    reqs(lv, &ring[(i + AHEAD / 4) % RING]);
+                }
+                for (k, &c) in ring[i % RING].iter().enumerate() {
+                    match self.apply_child(lv, op, c, shift) {
+                        Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
+                        Err(e) => break 'walk Err(e),
                     }
                 }
             }
-        }
+            Ok(())
+        };
         lv.reqs[l] = list;
-        Ok(())
+        walked
     }
 }

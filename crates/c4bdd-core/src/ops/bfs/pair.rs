@@ -75,25 +75,25 @@ impl Manager {
         for (j, req) in list.iter().enumerate().take(AHEAD) {
             ring[j] = work(self, req);
         }
-        for i in 0..n {
-            if let Some(req) = list.get(i + 2 * AHEAD) {
-                self.table.nodes().prefetch(req.a);
-            }
-            if let Some(req) = list.get(i + AHEAD) {
-                ring[(i + AHEAD) % RING] = work(self, req);
-            }
-            for (k, &(f, t)) in ring[i % RING].iter().enumerate() {
-                match self.pair_child(lv, op, f, t, id) {
-                    Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
-                    Err(e) => {
-                        lv.reqs[l] = list;
-                        return Err(e);
+        let walked = 'walk: {
+            for i in 0..n {
+                if let Some(req) = list.get(i + 2 * AHEAD) {
+                    self.table.nodes().prefetch(req.a);
+                }
+                if let Some(req) = list.get(i + AHEAD) {
+                    ring[(i + AHEAD) % RING] = work(self, req);
+                }
+                for (k, &(f, t)) in ring[i % RING].iter().enumerate() {
+                    match self.pair_child(lv, op, f, t, id) {
+                        Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
+                        Err(e) => break 'walk Err(e),
                     }
                 }
             }
-        }
+            Ok(())
+        };
         lv.reqs[l] = list;
-        Ok(())
+        walked
     }
 
     /// Reduce level `l` of an in-place product: the joins of its requests'
