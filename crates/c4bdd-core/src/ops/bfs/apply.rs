@@ -1,7 +1,7 @@
 //! The binary operations' breadth-first walk: its expand sweep, and the
 //! children it works out ahead (see the module above).
 
-use super::{key, Bfs, Kid, Levels, Req, AHEAD, NODE, RING};
+use super::{behind, key, Bfs, Kid, Levels, Req, AHEAD, NODE, RING};
 use crate::cache::computed::Op;
 use crate::manager::Manager;
 use crate::ops::apply::apply_missed;
@@ -131,8 +131,9 @@ impl Manager {
         Ok(())
     }
 
-    /// Expand level `l` of a binary operation, request by request, each
-    /// request's records hinted `2 AHEAD` requests before it is worked on,
+    /// Expand level `l` of a binary operation, request by request (see
+    /// [`behind`]), each request's records hinted `2 AHEAD` ticks before its
+    /// step,
     /// its children worked out (and their cache entries and records hinted)
     /// `AHEAD` before, their map slots hinted `AHEAD / 2` before and the
     /// requests those name `AHEAD / 4` before.
@@ -160,26 +161,21 @@ impl Manager {
         let reqs = |lv: &Levels<2>, children: &[Child; 2]| {
             children.iter().filter(|c| c.open()).for_each(|c| lv.prefetch_req(c.level as usize, c.hash));
         };
-        list.iter().take(2 * AHEAD).for_each(|req| records(self, req));
-        for (j, req) in list.iter().enumerate().take(AHEAD) {
-            ring[j] = work(self, req);
-        }
-        ring.iter().take(n.min(AHEAD / 2)).for_each(|c| slots(lv, c));
-        ring.iter().take(n.min(AHEAD / 4)).for_each(|c| reqs(lv, c));
         let walked = 'walk: {
-            for i in 0..n {
-                if let Some(req) = list.get(i + 2 * AHEAD) {
-                    records(self, req);
+            for t in 0..n + 2 * AHEAD {
+                if let Some(j) = behind(t, 0, n) {
+                    records(self, &list[j]);
                 }
-                if let Some(req) = list.get(i + AHEAD) {
-                    ring[(i + AHEAD) % RING] = work(self, req);
+                if let Some(j) = behind(t, AHEAD, n) {
+                    ring[j % RING] = work(self, &list[j]);
                 }
-                if i + AHEAD / 2 < n {
-                    slots(lv, &ring[(i + AHEAD / 2) % RING]);
+                if let Some(j) = behind(t, 2 * AHEAD - AHEAD / 2, n) {
+                    slots(lv, &ring[j % RING]);
                 }
-                if i + AHEAD / 4 < n {
-                    reqs(lv, &ring[(i + AHEAD / 4) % RING]);
+                if let Some(j) = behind(t, 2 * AHEAD - AHEAD / 4, n) {
+                    reqs(lv, &ring[j % RING]);
                 }
+                let Some(i) = behind(t, 2 * AHEAD, n) else { continue };
                 for (k, &c) in ring[i % RING].iter().enumerate() {
                     match self.apply_child(lv, op, c, shift) {
                         Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,

@@ -53,6 +53,17 @@ const AHEAD: usize = 12;
 /// children, or the nodes to make), in a ring: a power of two above [`AHEAD`].
 const RING: usize = 16;
 const _: () = assert!(RING.is_power_of_two() && RING > AHEAD);
+
+/// The item that a stage `lag` ticks behind a walk's first stage works on
+/// at tick `t`, in a walk over `n` items, if any. A walk runs its stages
+/// tick by tick (ticks `0..n + LAG`, its step `LAG` ticks behind), so that
+/// a stage `lag` ticks behind the first hints or works out an item's memory
+/// `LAG - lag` ticks before the item's step, with no start of its own.
+#[inline(always)]
+fn behind(t: usize, lag: usize, n: usize) -> Option<usize> {
+    t.checked_sub(lag).filter(|&j| j < n)
+}
+
 /// Most requests a level's list (and items a scratch list) keeps room for
 /// between walks: a walk that needed more gives its memory back, so that
 /// the tables hold between walks at most a few megabytes per level and
@@ -304,8 +315,8 @@ impl Manager {
     /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
     /// keep it in the request's `a`: request by request, each one's key
     /// worked out (and its index group and cache entry hinted) `AHEAD`
-    /// requests before it is made, the records its lookup compares hinted
-    /// `AHEAD / 2` before.
+    /// ticks before it is made, the records its lookup compares hinted
+    /// `AHEAD / 2` before (see [`behind`]).
     fn make_nodes<const K: usize>(
         &mut self,
         list: &mut [Req<K>],
@@ -329,21 +340,19 @@ impl Manager {
                 s.table.prefetch_candidates(m.hash);
             }
         };
-        for (j, req) in list.iter().enumerate().take(AHEAD) {
-            ring[j] = work(self, j, req);
-        }
-        ring.iter().take(n.min(AHEAD / 2)).for_each(|m| candidates(self, m));
-        for i in 0..n {
-            if let Some(req) = list.get(i + AHEAD) {
-                ring[(i + AHEAD) % RING] = work(self, i + AHEAD, req);
+        for t in 0..n + AHEAD {
+            if let Some(j) = behind(t, 0, n) {
+                ring[j % RING] = work(self, j, &list[j]);
             }
-            if i + AHEAD / 2 < n {
-                candidates(self, &ring[(i + AHEAD / 2) % RING]);
+            if let Some(j) = behind(t, AHEAD / 2, n) {
+                candidates(self, &ring[j % RING]);
             }
-            let Made { low, high, hash } = ring[i % RING];
-            let x = if low == high { low } else { self.mk_hashed(l, low, high, hash)? };
-            self.cache.put(op, list[i].a, list[i].b, id, x);
-            list[i].a = x;
+            if let Some(i) = behind(t, AHEAD, n) {
+                let Made { low, high, hash } = ring[i % RING];
+                let x = if low == high { low } else { self.mk_hashed(l, low, high, hash)? };
+                self.cache.put(op, list[i].a, list[i].b, id, x);
+                list[i].a = x;
+            }
         }
         Ok(())
     }

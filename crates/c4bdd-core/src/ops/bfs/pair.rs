@@ -1,6 +1,6 @@
 //! The in-place products' breadth-first walk (see the module above).
 
-use super::{Bfs, Kid, Levels, Req, AHEAD, NODE, RING};
+use super::{behind, Bfs, Kid, Levels, Req, AHEAD, NODE, RING};
 use crate::cache::computed::Op;
 use crate::manager::{Manager, Step};
 use crate::ops::pairing::{pair_missed, pair_split};
@@ -52,8 +52,9 @@ impl Manager {
         Ok(lv.resolve(root))
     }
 
-    /// Expand level `l` of an in-place product, request by request, each
-    /// request's record hinted `2 AHEAD` requests before it is worked on,
+    /// Expand level `l` of an in-place product, request by request (see
+    /// [`behind`]), each request's record hinted `2 AHEAD` ticks before its
+    /// step,
     /// its four products worked out (and their cache entries and records
     /// hinted) `AHEAD` before.
     fn expand_pair(&mut self, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
@@ -71,18 +72,15 @@ impl Manager {
             }
             products
         };
-        list.iter().take(2 * AHEAD).for_each(|req| self.table.nodes().prefetch(req.a));
-        for (j, req) in list.iter().enumerate().take(AHEAD) {
-            ring[j] = work(self, req);
-        }
         let walked = 'walk: {
-            for i in 0..n {
-                if let Some(req) = list.get(i + 2 * AHEAD) {
-                    self.table.nodes().prefetch(req.a);
+            for tick in 0..n + 2 * AHEAD {
+                if let Some(j) = behind(tick, 0, n) {
+                    self.table.nodes().prefetch(list[j].a);
                 }
-                if let Some(req) = list.get(i + AHEAD) {
-                    ring[(i + AHEAD) % RING] = work(self, req);
+                if let Some(j) = behind(tick, AHEAD, n) {
+                    ring[j % RING] = work(self, &list[j]);
                 }
+                let Some(i) = behind(tick, 2 * AHEAD, n) else { continue };
                 for (k, &(f, t)) in ring[i % RING].iter().enumerate() {
                     match self.pair_child(lv, op, f, t, id) {
                         Ok(kid) => (list[i].kids[k], list[i].at[k]) = kid,
