@@ -117,7 +117,9 @@ pub const SOLVE_BREADTH_FIRST_MAX_CACHE_ENTRIES: usize = crate::bdd::DEFAULT_MAX
 /// The default of [`Config::split3_cache_ratio`] in a solve on one thread:
 /// the three-way split's table holds as many entries as the computed cache,
 /// an eighth of the node slots (twice its share under [`Config::default`])
-/// up to 2^24. The split runs depth-first, and on large boards its time
+/// up to 2^24. A one-thread solve splits its plies by breadth-first binary
+/// walks and makes no such table; walking depth-first (`--traversal
+/// depth-first`) it takes the three-way split, whose time on large boards
 /// falls with its table's size.
 pub const SOLVE_BREADTH_FIRST_SPLIT3_CACHE_RATIO: usize = 1;
 

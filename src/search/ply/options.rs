@@ -73,7 +73,7 @@ pub struct ForwardOptions {
     /// Split in parts of a retrograde ply (solve only): once its won states
     /// are split off, its states and the drawn set's pre-image are cut on
     /// the frame's top `split_parts` variables of cells into
-    /// `2^split_parts` parts, and the three-way split runs part by part,
+    /// `2^split_parts` parts, and the split runs part by part,
     /// each part's inputs released once it is split (0: one split of the
     /// whole ply; at most [`MAX_SPLIT_PARTS`]). The same sets, a lower peak.
     /// Not serialized when 0, like `image_split`.
@@ -84,7 +84,7 @@ pub struct ForwardOptions {
 /// The most top variables an image may be split on (256 parts).
 pub const MAX_IMAGE_SPLIT: u8 = 8;
 
-/// The most top variables a ply's three-way split may be cut on (256 parts).
+/// The most top variables a ply's split may be cut on (256 parts).
 pub const MAX_SPLIT_PARTS: u8 = 8;
 
 /// Whether an image split is none (fields that skip it when serialized).

@@ -28,7 +28,7 @@ pub struct Phases {
     /// Garbage collection.
     pub gc_s: f64,
     /// Retrograde pass: sorting the non-terminal states into won, drawn and
-    /// lost (`split3`, then `or` with the terminal ones). Zero in the forward
+    /// lost (`split3` depth-first, binary walks breadth-first). Zero in the forward
     /// pass, and not serialized then, so that records written before the
     /// field keep their checksums.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -69,7 +69,7 @@ impl Phase {
             Phase::Image => "an image or pre-image",
             Phase::Count => "counting (and saving) a ply's sets",
             Phase::Gc => "a garbage collection",
-            Phase::Split => "the three-way split",
+            Phase::Split => "splitting a ply into won, drawn and lost",
         }
     }
 

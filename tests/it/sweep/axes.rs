@@ -164,22 +164,23 @@ fn solved_plies(out: &std::path::Path, run: &str) -> Vec<Solved> {
     plies.iter().filter(|p| p.run == run).map(|p| (p.ply, p.states, p.bdd_nodes, p.won, p.drawn, p.lost)).collect()
 }
 
-/// The three-way split table's size is an axis of solves: each ratio is a
+/// The three-way split table's size is an axis of solves (of those that
+/// walk depth-first: a breadth-first split makes no table): each ratio is a
 /// run named in its key, recorded in its row, and every ratio solves each
 /// ply alike (the same won, drawn and lost positions and BDD nodes); a bad
 /// ratio names the key.
 #[test]
 fn the_split_table_ratio_is_an_axis_that_changes_no_result() {
     let dir = tempfile::tempdir().unwrap();
-    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"solve\"]\nsplit3_cache_ratio = [1, 1024]\n";
+    let body = "[grid]\nboards = [\"5x4\"]\npasses = [\"solve\"]\ntraversal = [\"depth-first\"]\nsplit3_cache_ratio = [1, 1024]\n";
     let out = dir.path().join("out");
     let rows = sweep_rows(dir.path(), "split3_axis", body, &out);
     let keys: Vec<(&str, Option<u64>)> = rows.iter().map(|r| (r.run.as_str(), r.split3_cache_ratio)).collect();
     assert_eq!(
         keys,
         [
-            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1", Some(1)),
-            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1024", Some(1024)),
+            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1/depth-first", Some(1)),
+            ("5x4/compressed/paper/solve/whole/in-place/split3-cache-1024/depth-first", Some(1024)),
         ]
     );
     assert!(rows.iter().all(|r| r.status == Status::Ok && r.value == rows[0].value && r.value.is_some()));

@@ -271,9 +271,10 @@ fn trim_scratch<T>(list: &mut Vec<T>) {
 impl Manager {
     /// Whether the binary operations and in-place products of one thread
     /// run breadth-first (which needs fewer levels than [`NODE`]); the
-    /// splits and the quantifiers walk depth-first either way.
+    /// splits and the quantifiers walk depth-first either way, so a caller
+    /// that may take binary operations instead of a split asks here.
     #[inline]
-    pub(crate) fn breadth_first(&self) -> bool {
+    pub fn breadth_first(&self) -> bool {
         self.config.traversal == crate::Traversal::BreadthFirst && self.var_count() < NODE as usize
     }
 
