@@ -120,7 +120,7 @@ impl Manager {
         }
         for l in (lv.top..lv.reqs.len()).rev() {
             let mut list = std::mem::take(&mut lv.reqs[l]);
-            let r = self.make_nodes(&mut list, l as u32, (op, 0), |_, req| {
+            let r = self.make_nodes(&mut list, l as u32, Some((op, 0)), |_, req| {
                 (lv.resolve((req.kids[0], req.at[0])), lv.resolve((req.kids[1], req.at[1])))
             });
             lv.reqs[l] = list;

@@ -22,9 +22,12 @@
 //! in-place product's step joins two products with `or`: the joins of a
 //! level run as one breadth-first batch of `or`s before its nodes are made.
 //!
-//! Results and cache entries are those of the depth-first bodies (the
-//! table is canonical; the cache keys are the same). Invariant between
-//! operations: every level's requests and map are empty.
+//! Results are those of the depth-first bodies (the table is canonical),
+//! and so are the binary operations' cache entries (the keys are the same).
+//! The in-place products' walk neither reads nor writes the cache: their
+//! steps repeat across walks too seldom to pay for the lookups (2-3% of
+//! them on a 6x4 solve), and a walk's level maps find its own repeats.
+//! Invariant between operations: every level's requests and map are empty.
 //!
 //! Memory: a request takes 20 bytes (binary operations) or 32 (in-place
 //! products), its result kept in place of an operand, and its map slot 4
@@ -313,16 +316,16 @@ impl Manager {
     }
 
     /// Make the node of each request of `list` (level `l`) from its
-    /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` and
-    /// keep it in the request's `a`: request by request, each one's key
-    /// worked out (and its index group and cache entry hinted) `AHEAD`
-    /// ticks before it is made, the records its lookup compares hinted
-    /// `AHEAD / 2` before (see [`behind`]).
+    /// children's nodes `kids(i, req)`, cache it under `(op, a, b, id)` for
+    /// `cache_as` `Some((op, id))`, and keep it in the request's `a`:
+    /// request by request, each one's key worked out (and its index group
+    /// and cache entry hinted) `AHEAD` ticks before it is made, the records
+    /// its lookup compares hinted `AHEAD / 2` before (see [`behind`]).
     fn make_nodes<const K: usize>(
         &mut self,
         list: &mut [Req<K>],
         l: u32,
-        (op, id): (Op, u32),
+        cache_as: Option<(Op, u32)>,
         kids: impl Fn(usize, &Req<K>) -> (u32, u32),
     ) -> Result<(), Full> {
         let n = list.len();
@@ -333,7 +336,9 @@ impl Manager {
             if low != high {
                 s.table.prefetch_home(made.hash);
             }
-            s.cache.prefetch(op, req.a, req.b, id);
+            if let Some((op, id)) = cache_as {
+                s.cache.prefetch(op, req.a, req.b, id);
+            }
             made
         };
         let candidates = |s: &Self, m: &Made| {
@@ -351,7 +356,9 @@ impl Manager {
             if let Some(i) = behind(t, AHEAD, n) {
                 let Made { low, high, hash } = ring[i % RING];
                 let x = if low == high { low } else { self.mk_hashed(l, low, high, hash)? };
-                self.cache.put(op, list[i].a, list[i].b, id, x);
+                if let Some((op, id)) = cache_as {
+                    self.cache.put(op, list[i].a, list[i].b, id, x);
+                }
                 list[i].a = x;
             }
         }

@@ -8,7 +8,9 @@ use crate::parallel::recursor::Seq;
 use crate::store::unique::Full;
 
 impl Manager {
-    /// A product of an in-place step: a node, or a request.
+    /// A product of an in-place step: a node, or a request. The walk reads
+    /// no cache entry (see the module documentation) until it holds its most
+    /// requests; it counts each product that is no terminal case as a step.
     #[inline(always)]
     fn pair_child(&mut self, lv: &mut Levels<4>, op: Op, f: u32, t: u32, id: u32) -> Result<Kid, Full> {
         let start = self.pairings[id as usize].step_start(f, t, |g| self.level(g));
@@ -16,16 +18,15 @@ impl Manager {
             Ok(x) => x,
             Err(node) => return Ok((node, NODE)),
         };
+        if let Some(kid) = lv.request(x as usize, (f, t), self.config.max_requests) {
+            self.stats.steps[op.index()] += 1;
+            return Ok(kid);
+        }
         if let Some(node) = self.cached(op, f, t, id) {
             return Ok((node, NODE));
         }
-        match lv.request(x as usize, (f, t), self.config.max_requests) {
-            Some(kid) => Ok(kid),
-            None => {
-                self.stats.bfs_past_bound += 1;
-                pair_missed(Seq::new(self), op, (f, t, id), x, 0).map(|x| (x, NODE))
-            }
-        }
+        self.stats.bfs_past_bound += 1;
+        pair_missed(Seq::new(self), op, (f, t, id), x, 0).map(|x| (x, NODE))
     }
 
     /// The in-place product `(f, t)` under pairing `id`: expand, then reduce.
@@ -47,16 +48,15 @@ impl Manager {
             self.expand_pair(lv, op, (l, id)).inspect_err(|_| lv.clear_maps(l + 1))?;
         }
         for l in (lv.top..lv.reqs.len()).rev() {
-            self.reduce_pair(bfs, lv, op, (l, id))?;
+            self.reduce_pair(bfs, lv, l)?;
         }
         Ok(lv.resolve(root))
     }
 
     /// Expand level `l` of an in-place product, request by request (see
     /// [`behind`]), each request's record hinted `2 AHEAD` ticks before its
-    /// step,
-    /// its four products worked out (and their cache entries and records
-    /// hinted) `AHEAD` before.
+    /// step, its four products worked out (and their records hinted) `AHEAD`
+    /// before.
     fn expand_pair(&mut self, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
         let n = list.len();
@@ -66,8 +66,7 @@ impl Manager {
             let split = pair_split(op, req.a, req.b, l as u32, |g, level| nodes.get(g).cofactors(g, level));
             let ((f0, f1), into0, into1) = split;
             let products = [(f0, into0.0), (f1, into0.1), (f0, into1.0), (f1, into1.1)];
-            for &(f, t) in products.iter().filter(|&&(f, t)| f > 1 && t > 1) {
-                s.cache.prefetch(op, f, t, id);
+            for &(f, _) in products.iter().filter(|&&(f, t)| f > 1 && t > 1) {
                 nodes.prefetch(f);
             }
             products
@@ -95,8 +94,8 @@ impl Manager {
     }
 
     /// Reduce level `l` of an in-place product: the joins of its requests'
-    /// products as one batch of `or`s, then each request's node, cached.
-    fn reduce_pair(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, op: Op, (l, id): (usize, u32)) -> Result<(), Full> {
+    /// products as one batch of `or`s, then each request's node.
+    fn reduce_pair(&mut self, bfs: &mut Bfs, lv: &mut Levels<4>, l: usize) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
         let mut joins = std::mem::take(&mut bfs.joins);
         joins.clear();
@@ -107,7 +106,7 @@ impl Manager {
         let mut joined = std::mem::take(&mut bfs.joined);
         let mut r = self.apply_batch(bfs, Op::Or, &joins, &mut joined);
         if r.is_ok() {
-            r = self.make_nodes(&mut list, l as u32, (op, id), |i, _| (joined[2 * i], joined[2 * i + 1]));
+            r = self.make_nodes(&mut list, l as u32, None, |i, _| (joined[2 * i], joined[2 * i + 1]));
         }
         (bfs.joins, bfs.joined) = (joins, joined);
         lv.reqs[l] = list;
