@@ -15,8 +15,9 @@
 //! state of ply `i` from which it is one disc away. So the pre-images of sets
 //! of ply `i + 1` hold no terminal state of ply `i`, every terminal state falls
 //! into `lost_i`, and splitting `states_i` by the two pre-images
-//! (`search::ply::split`) gives `win_i`, `draw_i` and `lost_i`. The terminal states are then counted
-//! by the forward pass (`PlyRecord::terminal`), where they are split off anyway.
+//! (`search::ply::split`) gives `win_i`, `draw_i` and `lost_i`. The terminal
+//! states are then counted by the forward pass (`PlyRecord::terminal`), where
+//! they are split off anyway.
 //!
 //! Every BDD that must survive a collection is pinned while it is needed.
 

@@ -28,9 +28,9 @@ pub struct Phases {
     /// Garbage collection.
     pub gc_s: f64,
     /// Retrograde pass: sorting the non-terminal states into won, drawn and
-    /// lost (`split3` depth-first, binary walks breadth-first). Zero in the forward
-    /// pass, and not serialized then, so that records written before the
-    /// field keep their checksums.
+    /// lost (`split3` depth-first, binary walks breadth-first). Zero in the
+    /// forward pass, and not serialized then, so that records written before
+    /// the field keep their checksums.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub split_s: f64,
 }
