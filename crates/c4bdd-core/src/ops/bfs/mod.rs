@@ -273,7 +273,7 @@ fn trim_scratch<T>(list: &mut Vec<T>) {
 
 impl Manager {
     /// Whether the binary operations and in-place products of one thread
-    /// run breadth-first (which needs fewer levels than [`NODE`]); the
+    /// run breadth-first (which needs fewer than 65,535 levels); the
     /// splits and the quantifiers walk depth-first either way, so a caller
     /// that may take binary operations instead of a split asks here.
     #[inline]
