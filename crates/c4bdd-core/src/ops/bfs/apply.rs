@@ -133,10 +133,9 @@ impl Manager {
 
     /// Expand level `l` of a binary operation, request by request (see
     /// [`behind`]), each request's records hinted `2 AHEAD` ticks before its
-    /// step,
-    /// its children worked out (and their cache entries and records hinted)
-    /// `AHEAD` before, their map slots hinted `AHEAD / 2` before and the
-    /// requests those name `AHEAD / 4` before.
+    /// step, its children worked out (and their cache entries and records
+    /// hinted) `AHEAD` before, their map slots hinted `AHEAD / 2` before and
+    /// the requests those name `AHEAD / 4` before.
     fn expand_apply(&mut self, lv: &mut Levels<2>, op: Op, l: usize) -> Result<(), Full> {
         let mut list = std::mem::take(&mut lv.reqs[l]);
         let (n, shift) = (list.len(), self.cache.shift);
